@@ -1,0 +1,229 @@
+"""Bytes to a run and a run to bytes, and nothing in between that a reader has to trust.
+
+Reading refuses, with one line naming the key, anything that is not a well-formed JSON object:
+bytes that are not UTF-8, duplicate keys, NaN, nesting deeper than ``MAX_DEPTH``. It then
+migrates the mapping to schema 23 in memory and validates it. Writing is canonical: keys sorted,
+indent 2, UTF-8 unescaped, every float at 6 decimals, a trailing newline, so the same run always
+gives the same bytes.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass
+from typing import Any, TypeVar
+
+from pydantic import BaseModel, ValidationError
+
+from generator.document.migrate import upgrade
+from generator.document.model import Run
+from generator.document.numbers import at_precision
+from generator.document.record import REFUSAL, json_type
+from generator.errors import DocumentRefused
+
+MAX_DEPTH = 64
+"""Deepest nesting a document may have; a run document needs about 8 levels."""
+
+Model = TypeVar("Model", bound=BaseModel)
+
+
+@dataclass(frozen=True)
+class Reading:
+    """A run read from bytes, with what the reader noticed on the way."""
+
+    run: Run
+    declared_schema: int
+    """The schema the document declared before migration."""
+    unknown: tuple[str, ...]
+    """Key paths this runsite does not know: kept in the archive, never rendered."""
+
+
+def read_run(data: bytes) -> Reading:
+    """Parse, migrate and validate one run document."""
+    doc = parse_object(data)
+    schema = declared_schema(doc)
+    run = validate(Run, upgrade(doc, schema))
+    return Reading(run, schema, tuple(unknown_keys(run)))
+
+
+def run_bytes(run: Run) -> bytes:
+    """The canonical bytes of a run."""
+    return canonical(run.model_dump(mode="json"))
+
+
+def canonical(value: Any) -> bytes:
+    """Canonical JSON of any JSON value: sorted keys, indent 2, floats at 6 decimals."""
+    text = json.dumps(_at_precision(value), sort_keys=True, indent=2, ensure_ascii=False)
+    return (_LONE_SURROGATE.sub("\ufffd", text) + "\n").encode("utf-8")
+
+
+_LONE_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def _at_precision(value: Any) -> Any:
+    if isinstance(value, float):
+        return at_precision(value)
+    if isinstance(value, dict):
+        return {key: _at_precision(item) for key, item in value.items()}
+    if isinstance(value, list):
+        return [_at_precision(item) for item in value]
+    return value
+
+
+def parse_object(data: bytes) -> dict[str, Any]:
+    """The JSON object in ``data``, or a refusal saying what the bytes are instead."""
+    if not data.strip():
+        raise DocumentRefused("", "an empty file, not a run document")
+    try:
+        text = data.decode("utf-8-sig")
+    except UnicodeDecodeError as error:
+        raise DocumentRefused("", f"not UTF-8 text (invalid byte at offset {error.start})") from None
+    try:
+        value = json.loads(text, object_pairs_hook=_unique_keys, parse_constant=_no_constant)
+    except json.JSONDecodeError as error:
+        raise DocumentRefused(
+            "", f"not valid JSON at line {error.lineno}, column {error.colno}: {error.msg}"
+        ) from None
+    except RecursionError:
+        raise DocumentRefused("", f"nested deeper than {MAX_DEPTH} levels") from None
+    if not isinstance(value, dict):
+        raise DocumentRefused("", f"a JSON {json_type(value)}, not an object")
+    _check_depth(value)
+    return value
+
+
+def _unique_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    result = dict(pairs)
+    if len(result) != len(pairs):
+        seen: set[str] = set()
+        twice = next(key for key, _ in pairs if key in seen or seen.add(key))
+        raise DocumentRefused("", f"the key {twice!r} appears twice in one object")
+    return result
+
+
+def _no_constant(name: str) -> Any:
+    raise DocumentRefused("", f"{name} is not a JSON number")
+
+
+def _check_depth(value: Any) -> None:
+    level = [value]
+    for _ in range(MAX_DEPTH):
+        level = [
+            child
+            for node in level
+            for child in (node.values() if isinstance(node, dict) else node)
+            if isinstance(child, dict | list)
+        ]
+        if not level:
+            return
+    raise DocumentRefused("", f"nested deeper than {MAX_DEPTH} levels")
+
+
+def declared_schema(doc: dict[str, Any]) -> int:
+    """The document's ``schema_version``; a document without one reads as schema 0."""
+    schema = doc.get("schema_version", 0)
+    if not isinstance(schema, int) or isinstance(schema, bool):
+        raise DocumentRefused("schema_version", f"a JSON {json_type(schema)}, not an integer")
+    return schema
+
+
+def validate(model: type[Model], doc: dict[str, Any]) -> Model:
+    """``model`` built from ``doc``, or the first problem as a refusal naming its key."""
+    try:
+        return model.model_validate(doc)
+    except ValidationError as error:
+        raise _refusal_of(error) from None
+
+
+_EXPECTED = {
+    "string_type": "a string",
+    "int_type": "an integer",
+    "float_type": "a number",
+    "bool_type": "true or false",
+    "list_type": "an array",
+    "dict_type": "an object",
+    "model_type": "an object",
+    "model_attributes_type": "an object",
+}
+
+
+def _refusal_of(error: ValidationError) -> DocumentRefused:
+    errors = error.errors(include_url=False)
+    first = errors[0]
+    where, problem = _path(first["loc"]), _problem(first)
+    kind, ctx = first["type"], first.get("ctx") or {}
+    if kind == REFUSAL and ctx.get("key"):
+        key = str(ctx["key"])
+        where = f"{where}{key}" if key.startswith("[") or not where else f"{where}.{key}"
+    elif kind.startswith("union_tag"):
+        where = f"{where}.{str(ctx.get('discriminator', '')).strip(chr(39))}"
+    if len(errors) > 1:
+        problem += f" (and {len(errors) - 1} more)"
+    return DocumentRefused(where, problem)
+
+
+def _path(loc: tuple[int | str, ...]) -> str:
+    path = ""
+    for position, part in enumerate(loc):
+        if isinstance(part, int):
+            path += f"[{part}]"
+        elif position >= 2 and loc[position - 2] == "steps" and part in ("model", "tool"):
+            continue  # the union tag pydantic adds to a step's location
+        elif position >= 1 and loc[position - 1] == "artifacts":
+            path += f"[{json.dumps(part, ensure_ascii=False)}]"
+        else:
+            path += f".{part}" if path else part
+    return path
+
+
+def _problem(error: Any) -> str:
+    kind, ctx = error["type"], error.get("ctx") or {}
+    if kind in _EXPECTED:
+        return f"a JSON {json_type(error['input'])}, not {_EXPECTED[kind]}"
+    if kind == "missing":
+        return "missing"
+    if kind == "literal_error":
+        if ctx.get("expected") == "True":
+            return "written only as true; leave the key out otherwise"
+        return f"not one of {ctx.get('expected')}"
+    if kind == "union_tag_invalid":
+        return f"not one of {ctx.get('expected_tags')}"
+    if kind == "union_tag_not_found":
+        return "missing"
+    if kind == "string_too_short":
+        return "empty"
+    if kind == "greater_than_equal":
+        return "negative" if ctx.get("ge") == 0 else f"below {ctx.get('ge')}"
+    if kind == "greater_than":
+        return f"not above {ctx.get('gt')}"
+    if kind == "less_than_equal":
+        return f"above {ctx.get('le')}"
+    if kind == "extra_forbidden":
+        return "not a key of this record"
+    if kind == "value_error":
+        return str(ctx.get("error", error["msg"]))
+    return str(error["msg"])
+
+
+def unknown_keys(record: BaseModel, path: str = "") -> list[str]:
+    """Key paths of every key the model did not declare, anywhere in ``record``."""
+    found = [f"{path}.{key}" if path else key for key in record.model_extra or {}]
+    for name in type(record).model_fields:
+        found += _unknown_in(getattr(record, name), f"{path}.{name}" if path else name)
+    return found
+
+
+def _unknown_in(value: Any, path: str) -> list[str]:
+    if isinstance(value, BaseModel):
+        return unknown_keys(value, path)
+    if isinstance(value, list):
+        return [key for i, item in enumerate(value) for key in _unknown_in(item, f"{path}[{i}]")]
+    if isinstance(value, dict):
+        return [
+            key
+            for name, item in value.items()
+            if isinstance(item, BaseModel)
+            for key in unknown_keys(item, f"{path}[{json.dumps(name, ensure_ascii=False)}]")
+        ]
+    return []

@@ -1,0 +1,177 @@
+"""The run document at schema 23: one JSON file per run of a suite, in digline's format.
+
+Keys follow ``reference/digline-format.md`` §a; schema 23 adds the recorded trajectory (see
+``trajectory``). Unknown keys are kept (``extra="allow"``) so a document survives the archive
+intact, and the codec warns about them by name; the redacted projection is built by allow-list,
+so none of them can reach a page.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Annotated, ClassVar, Literal, Self
+
+from pydantic import AfterValidator, Field, model_validator
+
+from generator.document.record import (
+    Calibration,
+    ConfigParts,
+    Identity,
+    Metadata,
+    Name,
+    Record,
+    RunUsage,
+    Timestamp,
+    VerdictNumbers,
+    perimeter_keys,
+    refusal,
+)
+from generator.document.trajectory import RecordedResponse
+
+SCHEMA = 23
+"""The schema runsite writes."""
+
+
+class Verdict(VerdictNumbers):
+    """One check's judgement of one case (or, in ``aggregate``, of the whole run)."""
+
+    reason: str | None = None
+    """A sentence for a person, which may quote the output: payload."""
+
+
+class CaseResult(Record):
+    """Everything measured on one case: a verdict per check, and the recorded answers."""
+
+    case_id: Name
+    suspended: bool
+    suspended_reason: str | None = None
+    verdicts: list[Verdict]
+    responses: list[RecordedResponse] | None = None
+    """One per sample, only when the suite records responses; never in a baseline."""
+    canary: Literal[True] | None = None
+    calibration: Calibration | None = None
+    error_kind: Literal["raised", "shape"] | None = None
+
+    @model_validator(mode="after")
+    def _suspension(self) -> Self:
+        if self.suspended:
+            if self.verdicts:
+                raise refusal("verdicts", "a suspended case was not measured, so it has no verdict")
+            if self.responses:
+                raise refusal("responses", "a suspended case was not measured, so it has no answer")
+        elif self.suspended_reason is not None:
+            raise refusal("suspended_reason", "a reason for a case that is not suspended")
+        return self
+
+
+def _sha256(value: str) -> str:
+    if not re.fullmatch(r"[0-9a-f]{64}", value):
+        raise ValueError("not a SHA-256 digest in lowercase hexadecimal")
+    return value
+
+
+class Artifact(Record):
+    """A file under test: its hash and text, or ``{"withheld": true}`` past a boundary."""
+
+    sha: Annotated[str, AfterValidator(_sha256)] | None = None
+    text: str | None = None
+    withheld: Literal[True] | None = None
+
+    @model_validator(mode="after")
+    def _one_form(self) -> Self:
+        if self.withheld:
+            if self.sha is not None or self.text is not None:
+                raise refusal("withheld", "a withheld artifact carries no sha and no text")
+        elif self.sha is None or self.text is None:
+            raise refusal("sha" if self.sha is None else "text", "missing")
+        return self
+
+
+class SystemConfig(ConfigParts):
+    """How the target or the judge was configured."""
+
+
+class Run(Record):
+    """A run document. Pure data: reading, writing and migrating live in ``codec``."""
+
+    written_null: ClassVar[frozenset[str]] = frozenset({"git_commit"})
+
+    schema_version: Literal[23]
+    tenant: Name
+    """The perimeter (a customer or project); comparisons never cross it."""
+    environment: Name
+    suite: Name
+    config_hash: Identity
+    """Identity of the rules: checks, thresholds, tolerances, samples."""
+    created_at: Timestamp
+    git_commit: str | None
+    """Commit of the suite's repository, ``-dirty`` when it had changes; null outside git."""
+    redacted: bool
+    projected: bool
+    metadata: Metadata
+    results: list[CaseResult]
+    aggregate: list[Verdict]
+    artifacts: dict[str, Artifact]
+    target_config: SystemConfig
+    judge_config: SystemConfig
+    pinned: list[Name] | None = None
+    digline_version: Name | None = None
+    rejudged_from: Name | None = None
+    promoted_at: Timestamp | None = None
+    resumed_at: list[Timestamp] | None = None
+    judge_samples: Annotated[int, Field(ge=2)] | None = None
+    usage: RunUsage | None = None
+    modules_unchecked: list[Name] | None = None
+
+    @model_validator(mode="after")
+    def _consistent(self) -> Self:
+        if self.projected and not self.redacted:
+            raise refusal("projected", "a projected document is redacted too")
+        if self.judge_samples is not None and self.rejudged_from is None:
+            raise refusal("judge_samples", "only a re-judged run asks its judge several times")
+        seen: set[str] = set()
+        for position, case in enumerate(self.results):
+            if case.case_id in seen:
+                raise refusal(f"results[{position}].case_id", "the same case id appears twice")
+            seen.add(case.case_id)
+        for side in ("target_config", "judge_config"):
+            self._check_config(side, getattr(self, side))
+        if self.redacted:
+            self._check_nothing_leaks()
+        return self
+
+    def _check_config(self, side: str, config: SystemConfig) -> None:
+        if config.values is None or self.projected:
+            return
+        for key in ("provider", "model"):
+            if key not in config.values:
+                raise refusal(f"{side}.values.{key}", "missing (a declared config names both)")
+
+    def _check_nothing_leaks(self) -> None:
+        """A document that says it is redacted must carry no payload."""
+        for c, case in enumerate(self.results):
+            if case.suspended_reason is not None:
+                raise refusal(f"results[{c}].suspended_reason", "present in a redacted document")
+            for v, verdict in enumerate(case.verdicts):
+                if verdict.reason is not None:
+                    raise refusal(f"results[{c}].verdicts[{v}].reason", "present in a redacted document")
+            for r, response in enumerate(case.responses or ()):
+                if not response.withheld:
+                    raise refusal(f"results[{c}].responses[{r}]", "not withheld in a redacted document")
+        for a, verdict in enumerate(self.aggregate):
+            if verdict.reason is not None:
+                raise refusal(f"aggregate[{a}].reason", "present in a redacted document")
+        for side in ("target_config", "judge_config"):
+            values = getattr(self, side).values or {}
+            for key in sorted(perimeter_keys(values)):
+                raise refusal(f"{side}.values.{key}", "a perimeter value in a redacted document")
+
+    @property
+    def key(self) -> str:
+        """The run key as digline forms it: ``created_at`` made path-safe, then the rules' hash."""
+        return key_of(self.created_at, self.config_hash)
+
+
+def key_of(created_at: str, config_hash: str) -> str:
+    """``2026-11-29T22:43:20.961326+00:00`` → ``2026-11-29T22-43-20-961326-00-00-<hash>``."""
+    return f"{re.sub(r'[^A-Za-z0-9]+', '-', created_at)}-{config_hash}"

@@ -1,0 +1,262 @@
+"""The base every part of a document is built on, and the shared non-payload parts.
+
+Two rules of the format live here, once:
+
+- **Absent is not empty.** An optional key holds ``None`` in memory when the document did not
+  carry it, and it is left out when written. An explicit ``null`` in the input is refused for
+  those keys, because it would blur "not recorded" with a value. The few keys the format writes
+  as ``null`` on purpose are listed per class in ``written_null``.
+- **Refusals name the key.** Validators raise ``refusal(key, problem)``; the codec joins the key
+  to the location pydantic reports, so a message reads ``results[2].verdicts[0].status: …``.
+
+Everything in this module carries numbers, names and statuses only, so both the full run and its
+redacted projection build on it.
+"""
+
+from __future__ import annotations
+
+import re
+from datetime import datetime
+from typing import Annotated, Any, ClassVar, Literal, Self
+
+from pydantic import (
+    AfterValidator,
+    BeforeValidator,
+    BaseModel,
+    ConfigDict,
+    Field,
+    JsonValue,
+    SerializerFunctionWrapHandler,
+    model_serializer,
+    model_validator,
+)
+from pydantic_core import PydanticCustomError
+
+from generator.document.numbers import at_precision, meets
+
+REFUSAL = "runsite_refusal"
+
+
+def refusal(key: str, problem: str) -> PydanticCustomError:
+    """A validation failure at ``key`` (a path relative to the record being validated)."""
+    return PydanticCustomError(REFUSAL, "{problem}", {"key": key, "problem": problem})
+
+
+def _hex16(value: str) -> str:
+    if not re.fullmatch(r"[0-9a-f]{16}", value):
+        raise ValueError("not an identity of 16 lowercase hexadecimal digits")
+    return value
+
+
+def _timestamp(value: str) -> str:
+    try:
+        moment = datetime.fromisoformat(value)
+    except ValueError:
+        raise ValueError("not an ISO-8601 timestamp") from None
+    if moment.tzinfo is None:
+        raise ValueError("an ISO-8601 timestamp without its UTC offset")
+    return value
+
+
+def json_type(value: Any) -> str:
+    """The JSON name of a parsed value's type, for messages that must not quote the value."""
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "boolean"
+    if isinstance(value, int | float):
+        return "number"
+    if isinstance(value, str):
+        return "string"
+    return "array" if isinstance(value, list) else "object"
+
+
+def _scalar(value: Any) -> Any:
+    if value is None or isinstance(value, dict | list):
+        raise ValueError(f"a JSON {json_type(value)}, not a string, number or boolean")
+    return value
+
+
+Identity = Annotated[str, AfterValidator(_hex16)]
+Timestamp = Annotated[str, AfterValidator(_timestamp)]
+Name = Annotated[str, Field(min_length=1)]
+Count = Annotated[int, Field(ge=0)]
+Amount = Annotated[float, Field(ge=0)]
+Unit = Annotated[float, Field(ge=0, le=1)]
+Status = Literal["pass", "fail", "error"]
+Metadata = dict[str, JsonValue]
+Scalar = Annotated[str | int | float | bool, BeforeValidator(_scalar)]
+
+
+class Record(BaseModel):
+    """A part of a run document: frozen, strict about JSON types, and absent-aware."""
+
+    model_config = ConfigDict(frozen=True, strict=True, extra="allow")
+
+    written_null: ClassVar[frozenset[str]] = frozenset()
+    """Keys the format writes as ``null`` on purpose; every other ``None`` means absent."""
+
+    @model_validator(mode="before")
+    @classmethod
+    def _refuse_explicit_null(cls, data: Any) -> Any:
+        if isinstance(data, dict):
+            for key, value in data.items():
+                field = cls.model_fields.get(key)
+                if value is None and field and not field.is_required() and key not in cls.written_null:
+                    raise refusal(key, "null; leave the key out when it was not recorded")
+        return data
+
+    @model_serializer(mode="wrap")
+    def _leave_out_absent(self, handler: SerializerFunctionWrapHandler) -> dict[str, Any]:
+        data: dict[str, Any] = handler(self)
+        fields = type(self).model_fields
+        return {
+            key: value
+            for key, value in data.items()
+            if value is not None or key not in fields or key in self.written_null
+        }
+
+
+class Sealed(Record):
+    """A record that admits no key it does not declare: what a redacted projection is made of."""
+
+    model_config = ConfigDict(frozen=True, strict=True, extra="forbid")
+
+
+class Usage(Sealed):
+    """Token counts a model reported. Cache counts are written only when non-zero."""
+
+    input_tokens: Count
+    output_tokens: Count
+    cache_read_tokens: Count | None = None
+    cache_write_tokens: Count | None = None
+    thinking_tokens: Count | None = None
+    """Absent: the model did not report it; ``0``: it reported zero."""
+
+
+class CallTotals(Sealed):
+    """The bill of one side (target or judge) of a run."""
+
+    calls: Count
+    counted: Count
+    """Calls that reported token counts."""
+    spent_usd: Amount
+    tokens: Usage | None = None
+    every_call_seen: bool | None = None
+    every_cost_known: bool | None = None
+
+    @model_validator(mode="after")
+    def _consistent(self) -> Self:
+        if self.counted > self.calls:
+            raise refusal("counted", "more calls counted than were made")
+        if self.tokens is not None and self.counted == 0:
+            raise refusal("tokens", "token counts for a side where no call reported any")
+        return self
+
+
+class RunUsage(Sealed):
+    """What the run cost, per side. Absent from a run: not recorded, never zero."""
+
+    target: CallTotals
+    judge: CallTotals
+
+
+class Calibration(Sealed):
+    """A judge-calibration case: the band its check's score must land in."""
+
+    check: Name
+    assertion_id: Identity
+    low: Unit
+    high: Unit
+
+    @model_validator(mode="after")
+    def _ordered(self) -> Self:
+        if at_precision(self.low) > at_precision(self.high):
+            raise refusal("low", "the band's low end is above its high end")
+        return self
+
+
+class VerdictNumbers(Record):
+    """What a verdict says in numbers: shared by the full and the redacted verdict.
+
+    Validation is digline's: ``score`` is null exactly when the status is ``error``; ``pass``
+    means the score meets the threshold at 6 decimals, inclusive; the sampled interval is exactly
+    the smallest and largest sample.
+    """
+
+    written_null: ClassVar[frozenset[str]] = frozenset({"score"})
+
+    assertion: Name
+    assertion_id: Identity
+    score: Unit | None
+    status: Status
+    threshold: Unit
+    tolerance: Amount
+    metadata: Metadata
+    samples: list[Unit] | None = None
+    sample_min: Unit | None = None
+    sample_max: Unit | None = None
+    sample_means: Literal[True] | None = None
+    judged: Literal[True] | None = None
+    floor_standard_errors: Annotated[float, Field(gt=0)] | None = None
+
+    @model_validator(mode="after")
+    def _consistent(self) -> Self:
+        if self.score is None:
+            if self.status != "error":
+                raise refusal("score", f"null, but the status is {self.status!r}")
+        elif self.status == "error":
+            raise refusal("score", "a number, but the status is 'error' (which has no score)")
+        elif (self.status == "pass") != meets(self.score, self.threshold):
+            side = "below" if self.status == "pass" else "at or above"
+            raise refusal("status", f"{self.status!r} with a score {side} the threshold")
+        self._check_interval()
+        return self
+
+    def _check_interval(self) -> None:
+        samples, low, high = self.samples, self.sample_min, self.sample_max
+        if samples is None and low is None and high is None:
+            return
+        if samples is None or low is None or high is None:
+            raise refusal("samples", "samples, sample_min and sample_max come together or not at all")
+        if not samples:
+            raise refusal("samples", "an empty list; leave the key out when nothing was sampled")
+        stored = [at_precision(s) for s in samples]
+        if at_precision(low) != min(stored):
+            raise refusal("sample_min", "not the smallest of the samples")
+        if at_precision(high) != max(stored):
+            raise refusal("sample_max", "not the largest of the samples")
+
+
+class ConfigParts(Record):
+    """How a system (the target or the judge) was configured; ``{}`` when nothing was declared."""
+
+    identities: list[Name] | None = None
+    """Sorted ``provider/model`` labels (judge side)."""
+    values: dict[str, Scalar] | None = None
+    """A flat map of scalar settings."""
+    withheld: list[Name] | None = None
+    """Names of settings whose values were removed at a boundary."""
+
+
+PERIMETER = frozenset({"base_url", "fingerprint"})
+"""Config values that locate a customer's deployment: never published."""
+
+PRICED_WITH_PERIMETER = frozenset(
+    {
+        "resolved_model",
+        "input_per_mtok",
+        "output_per_mtok",
+        "cache_read_per_mtok",
+        "cache_write_per_mtok",
+    }
+)
+"""Config values that are perimeter too when the config names a ``base_url``."""
+
+
+def perimeter_keys(values: dict[str, str | int | float | bool]) -> frozenset[str]:
+    """The keys of ``values`` that must not leave the perimeter."""
+    keys = PERIMETER & values.keys()
+    if "base_url" in values:
+        keys |= PRICED_WITH_PERIMETER & values.keys()
+    return frozenset(keys)

@@ -1,0 +1,123 @@
+"""A recorded answer and the trajectory that produced it (schema 23).
+
+A recorded response is payload through and through: what the model said, what it was asked,
+which tools it called with what arguments and what they returned. It exists inside the
+perimeter only, so that a replay can judge the same answer again; ``redact`` keeps its skeleton
+(step indices, actors, finishes, tool statuses) and nothing else.
+
+Schema 23 adds three keys beside ``tool_calls``, each written when the target reported it and
+absent when it did not: ``finish`` (the finish reason of the last model call), ``tools`` (the
+names of the tools called, in order) and ``steps`` (per model call one model step, then one tool
+step per tool call it asked for, indexed from 0).
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Literal, Self
+
+from pydantic import Field, model_validator
+
+from generator.document.record import Amount, Count, Name, Record, Usage, refusal
+
+ToolStatus = Literal["success", "error", "not_reported"]
+
+
+class ToolCall(Record):
+    """One tool call as the target reported it.
+
+    ``tool`` names the tool, or ``tool_absence`` says nobody named it (never ``"tool": null``).
+    ``arguments`` is canonical JSON text; absent means reported without arguments, which is not
+    the same fact as ``"{}"``. ``status`` is written only when the call did not succeed.
+    """
+
+    tool: Name | None = None
+    tool_absence: Literal["not_reported"] | None = None
+    arguments: str | None = None
+    result: str | None = None
+    result_absence: Literal["not_reported", "not_recorded"] | None = None
+    status: Literal["error", "not_reported"] | None = None
+
+    @model_validator(mode="after")
+    def _named_once(self) -> Self:
+        if (self.tool is None) == (self.tool_absence is None):
+            raise refusal("tool", "a call carries either tool or tool_absence, exactly one")
+        if self.result is not None and self.result_absence is not None:
+            raise refusal("result", "a call carries result or result_absence, not both")
+        return self
+
+    @property
+    def outcome(self) -> ToolStatus:
+        """The call's status with the format's absence spelled out."""
+        return self.status or "success"
+
+
+class ModelStep(Record):
+    """A model call. ``finish`` is the finish reason its reply reported, absent if none was."""
+
+    index: Count
+    actor: Literal["model"]
+    finish: Name | None = None
+
+
+class ToolStep(Record):
+    """A tool call the preceding model step asked for, in the form ``tool_calls`` uses."""
+
+    index: Count
+    actor: Literal["tool"]
+    call: ToolCall
+
+
+Step = Annotated[ModelStep | ToolStep, Field(discriminator="actor")]
+
+
+class RecordedResponse(Record):
+    """One sample's answer, recorded when the suite sets ``record_responses``.
+
+    ``{"withheld": true}`` alone is the form a digline-redacted document keeps. ``oversize``
+    means a field exceeded the recording ceiling, and then the answer and its whole trajectory
+    are left out: a clipped trajectory judged again would look complete.
+    """
+
+    withheld: Literal[True] | None = None
+    oversize: Literal[True] | None = None
+    output: str | None = None
+    kind: Literal["text", "structured", "conversation"] | None = None
+    input: str | None = None
+    cost_usd: Amount | None = None
+    latency_ms: Amount | None = None
+    usage: Usage | None = None
+    tool_calls: list[ToolCall] | None = None
+    """Absent: the target said nothing about tools. ``[]``: the model called none."""
+    finish: Name | None = None
+    tools: list[Name] | None = None
+    steps: list[Step] | None = None
+
+    @model_validator(mode="after")
+    def _consistent(self) -> Self:
+        if self.withheld and len(self.model_fields_set) > 1:
+            raise refusal("withheld", "a withheld response carries no other key")
+        if self.oversize:
+            for key in ("output", "input", "tool_calls", "tools", "steps"):
+                if getattr(self, key) is not None:
+                    raise refusal(key, "an oversize response records neither answer nor trajectory")
+        if self.steps is not None:
+            self._check_steps(self.steps)
+        return self
+
+    def _check_steps(self, steps: list[ModelStep | ToolStep]) -> None:
+        if not steps:
+            raise refusal("steps", "an empty list would say no step was taken; leave it out")
+        for position, step in enumerate(steps):
+            if step.index != position:
+                raise refusal(f"steps[{position}].index", "steps are numbered 0, 1, 2… in order")
+        if not isinstance(steps[0], ModelStep):
+            raise refusal("steps[0].actor", "a trajectory starts with a model step")
+        if self.tool_calls is not None:
+            calls = [step.call for step in steps if isinstance(step, ToolStep)]
+            if calls != self.tool_calls:
+                raise refusal("steps", "the tool steps do not name the calls in tool_calls")
+
+    @property
+    def tool_steps(self) -> list[ToolStep]:
+        """The tool steps, in order; empty when no steps were recorded."""
+        return [step for step in self.steps or () if isinstance(step, ToolStep)]

@@ -1,0 +1,47 @@
+"""What can go wrong, split by who can fix it.
+
+    RunsiteError                 raised on purpose, with a sentence for the reader
+    └── Refused                  the user's input or request cannot be honoured: exit 64
+        └── DocumentRefused      a run document that cannot be read, migrated or trusted
+
+Anything that is not a ``RunsiteError`` is a defect of runsite itself: the CLI prints its
+traceback and exits 70. Every message names where the problem is (a file, a key path) and never
+the offending value, because a value may be customer payload and messages end up in logs.
+"""
+
+from __future__ import annotations
+
+
+class RunsiteError(Exception):
+    """An error raised on purpose, carrying a one-line sentence and the exit code it means."""
+
+    exit_code = 70
+
+
+class Refused(RunsiteError):
+    """The input or the request is refused; nothing was written."""
+
+    exit_code = 64
+
+
+class DocumentRefused(Refused):
+    """A run document that cannot be read, migrated or trusted.
+
+    ``where`` is the key path inside the document (``results[3].verdicts[0].score``), empty when
+    the problem is the document as a whole. ``source`` (a file name) is attached by whoever read
+    the bytes, since the pure reader never sees a path.
+    """
+
+    def __init__(self, where: str, problem: str, source: str = "") -> None:
+        self.where = where
+        self.problem = problem
+        self.source = source
+        super().__init__(str(self))
+
+    def located(self, source: str) -> DocumentRefused:
+        """The same refusal, naming the file it came from."""
+        return DocumentRefused(self.where, self.problem, source)
+
+    def __str__(self) -> str:
+        parts = [p for p in (self.source, self.where, self.problem) if p]
+        return ": ".join(parts)
