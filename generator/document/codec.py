@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import re
+from collections import Counter
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
@@ -20,6 +21,7 @@ from generator.document.migrate import upgrade
 from generator.document.model import Run
 from generator.document.numbers import at_precision
 from generator.document.record import REFUSAL, json_type
+from generator.document.redacted import RedactedRun
 from generator.errors import DocumentRefused
 
 MAX_DEPTH = 64
@@ -78,7 +80,9 @@ def parse_object(data: bytes) -> dict[str, Any]:
     try:
         text = data.decode("utf-8-sig")
     except UnicodeDecodeError as error:
-        raise DocumentRefused("", f"not UTF-8 text (invalid byte at offset {error.start})") from None
+        raise DocumentRefused(
+            "", f"not UTF-8 text (invalid byte at offset {error.start})"
+        ) from None
     try:
         value = json.loads(text, object_pairs_hook=_unique_keys, parse_constant=_no_constant)
     except json.JSONDecodeError as error:
@@ -96,8 +100,7 @@ def parse_object(data: bytes) -> dict[str, Any]:
 def _unique_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
     result = dict(pairs)
     if len(result) != len(pairs):
-        seen: set[str] = set()
-        twice = next(key for key, _ in pairs if key in seen or seen.add(key))
+        twice = next(key for key, count in Counter(key for key, _ in pairs).items() if count > 1)
         raise DocumentRefused("", f"the key {twice!r} appears twice in one object")
     return result
 
@@ -227,3 +230,13 @@ def _unknown_in(value: Any, path: str) -> list[str]:
             for key in unknown_keys(item, f"{path}[{json.dumps(name, ensure_ascii=False)}]")
         ]
     return []
+
+
+def read_redacted(data: bytes) -> RedactedRun:
+    """Parse and validate a redacted run, as ``redacted_bytes`` wrote it."""
+    return validate(RedactedRun, parse_object(data))
+
+
+def redacted_bytes(run: RedactedRun) -> bytes:
+    """The canonical bytes of a redacted run."""
+    return canonical(run.model_dump(mode="json"))

@@ -93,7 +93,9 @@ def to_17(doc: Document) -> Document:
         verdicts = [v for v in case.get("verdicts") or () if isinstance(v, dict)]
         identities = {v.get("assertion_id") for v in verdicts}
         if len(identities) != 1:
-            identities = {v.get("assertion_id") for v in verdicts if v.get("assertion") == band.get("check")}
+            identities = {
+                v.get("assertion_id") for v in verdicts if v.get("assertion") == band.get("check")
+            }
         if len(identities) != 1 or not isinstance(next(iter(identities)), str):
             raise DocumentRefused(
                 f"results[{position}].calibration",

@@ -23,6 +23,7 @@ from generator.document.record import (
     RunUsage,
     Timestamp,
     VerdictNumbers,
+    key_of,
     perimeter_keys,
     refusal,
 )
@@ -154,10 +155,14 @@ class Run(Record):
                 raise refusal(f"results[{c}].suspended_reason", "present in a redacted document")
             for v, verdict in enumerate(case.verdicts):
                 if verdict.reason is not None:
-                    raise refusal(f"results[{c}].verdicts[{v}].reason", "present in a redacted document")
+                    raise refusal(
+                        f"results[{c}].verdicts[{v}].reason", "present in a redacted document"
+                    )
             for r, response in enumerate(case.responses or ()):
                 if not response.withheld:
-                    raise refusal(f"results[{c}].responses[{r}]", "not withheld in a redacted document")
+                    raise refusal(
+                        f"results[{c}].responses[{r}]", "not withheld in a redacted document"
+                    )
         for a, verdict in enumerate(self.aggregate):
             if verdict.reason is not None:
                 raise refusal(f"aggregate[{a}].reason", "present in a redacted document")
@@ -170,8 +175,3 @@ class Run(Record):
     def key(self) -> str:
         """The run key as digline forms it: ``created_at`` made path-safe, then the rules' hash."""
         return key_of(self.created_at, self.config_hash)
-
-
-def key_of(created_at: str, config_hash: str) -> str:
-    """``2026-11-29T22:43:20.961326+00:00`` → ``2026-11-29T22-43-20-961326-00-00-<hash>``."""
-    return f"{re.sub(r'[^A-Za-z0-9]+', '-', created_at)}-{config_hash}"

@@ -21,8 +21,8 @@ from typing import Annotated, Any, ClassVar, Literal, Self
 
 from pydantic import (
     AfterValidator,
-    BeforeValidator,
     BaseModel,
+    BeforeValidator,
     ConfigDict,
     Field,
     JsonValue,
@@ -91,7 +91,9 @@ Scalar = Annotated[str | int | float | bool, BeforeValidator(_scalar)]
 class Record(BaseModel):
     """A part of a run document: frozen, strict about JSON types, and absent-aware."""
 
-    model_config = ConfigDict(frozen=True, strict=True, extra="allow")
+    model_config = ConfigDict(
+        frozen=True, strict=True, extra="allow", use_attribute_docstrings=True
+    )
 
     written_null: ClassVar[frozenset[str]] = frozenset()
     """Keys the format writes as ``null`` on purpose; every other ``None`` means absent."""
@@ -102,7 +104,12 @@ class Record(BaseModel):
         if isinstance(data, dict):
             for key, value in data.items():
                 field = cls.model_fields.get(key)
-                if value is None and field and not field.is_required() and key not in cls.written_null:
+                if (
+                    value is None
+                    and field
+                    and not field.is_required()
+                    and key not in cls.written_null
+                ):
                     raise refusal(key, "null; leave the key out when it was not recorded")
         return data
 
@@ -120,7 +127,7 @@ class Record(BaseModel):
 class Sealed(Record):
     """A record that admits no key it does not declare: what a redacted projection is made of."""
 
-    model_config = ConfigDict(frozen=True, strict=True, extra="forbid")
+    model_config = ConfigDict(extra="forbid")
 
 
 class Usage(Sealed):
@@ -218,7 +225,9 @@ class VerdictNumbers(Record):
         if samples is None and low is None and high is None:
             return
         if samples is None or low is None or high is None:
-            raise refusal("samples", "samples, sample_min and sample_max come together or not at all")
+            raise refusal(
+                "samples", "samples, sample_min and sample_max come together or not at all"
+            )
         if not samples:
             raise refusal("samples", "an empty list; leave the key out when nothing was sampled")
         stored = [at_precision(s) for s in samples]
@@ -260,3 +269,10 @@ def perimeter_keys(values: dict[str, str | int | float | bool]) -> frozenset[str
     if "base_url" in values:
         keys |= PRICED_WITH_PERIMETER & values.keys()
     return frozenset(keys)
+
+
+def key_of(created_at: str, config_hash: str) -> str:
+    """A run's key as digline forms it: ``created_at`` with every run of characters other than
+    letters and digits turned into ``-``, then the rules' hash.
+    ``2026-11-29T22:43:20.961326+00:00`` → ``2026-11-29T22-43-20-961326-00-00-<hash>``."""
+    return f"{re.sub(r'[^A-Za-z0-9]+', '-', created_at)}-{config_hash}"

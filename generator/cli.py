@@ -1,0 +1,126 @@
+"""The ``runsite`` command: parse, make one call into the package, print, return an exit code.
+
+One handler serves every command: a refusal prints one line on stderr and exits 64; a click
+usage error exits 64 as well (2 means "could not be judged" here); anything else is a defect of
+runsite, printed with its traceback, exit 70.
+"""
+
+from __future__ import annotations
+
+import sys
+import traceback
+from collections.abc import Sequence
+from pathlib import Path
+
+import click
+
+from generator import __version__
+from generator.errors import DocumentRefused, RunsiteError
+
+EXIT_REFUSED = 64
+EXIT_INTERNAL = 70
+
+
+@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(__version__, "--version", prog_name="runsite", message="%(prog)s %(version)s")
+def cli() -> None:
+    """Run or import LLM evaluation suites, archive every run, publish a redacted site."""
+
+
+@cli.command()
+@click.argument("paths", nargs=-1, required=True, type=click.Path(path_type=Path))
+def validate(paths: tuple[Path, ...]) -> int:
+    """Read and migrate run documents in memory; report each one's schema or its error.
+
+    Folders are searched for *.json. Exit 0 when every document is valid, 64 otherwise.
+
+    Example: runsite validate runs/
+    """
+    from generator.document.model import SCHEMA
+    from generator.files import document_paths, read_document
+
+    refused = 0
+    for path in document_paths(paths):
+        try:
+            reading = read_document(path)
+        except DocumentRefused as error:
+            refused += 1
+            click.echo(str(error))
+            continue
+        cases = len(reading.run.results)
+        click.echo(f"{path}: schema {reading.declared_schema} → {SCHEMA}, {cases} cases")
+        _warn_unknown(path, reading.unknown)
+    return EXIT_REFUSED if refused else 0
+
+
+@cli.command()
+@click.argument("path", type=click.Path(path_type=Path))
+@click.option("--disclose-tool-names", is_flag=True, help="Publish the names of tools called.")
+def redact(path: Path, disclose_tool_names: bool) -> int:
+    """Print the redacted projection of a run document as canonical JSON.
+
+    A redacted run given again is narrowed, never widened.
+
+    Example: runsite redact runs/acme/support/2026-11-29T22-43-20-961326-00-00-b2a55669ae7e0169.json
+    """
+    from generator.document.codec import parse_object, read_redacted, redacted_bytes
+    from generator.document.redact import redact as redact_run
+    from generator.document.model import Run
+    from generator.document.redacted import Disclosure, RedactedRun
+    from generator.files import read_bytes, read_document
+
+    disclosure = Disclosure(tool_names=disclose_tool_names)
+    try:
+        if "disclosure" in parse_object(read_bytes(path)):
+            source: Run | RedactedRun = read_redacted(read_bytes(path))
+        else:
+            reading = read_document(path)
+            _warn_unknown(path, reading.unknown)
+            source = reading.run
+    except DocumentRefused as error:
+        raise error.located(str(path)) from None
+    sys.stdout.buffer.write(redacted_bytes(redact_run(source, disclosure)))
+    return 0
+
+
+@cli.command()
+@click.option("--redacted", is_flag=True, help="The schema of the redacted projection.")
+def schema(redacted: bool) -> int:
+    """Print the JSON Schema of the run document (schema 23), generated from the models.
+
+    Example: runsite schema --redacted > redacted-run.schema.json
+    """
+    from generator.document.codec import canonical
+    from generator.document.model import Run
+    from generator.document.redacted import RedactedRun
+
+    model = RedactedRun if redacted else Run
+    sys.stdout.buffer.write(canonical(model.model_json_schema()))
+    return 0
+
+
+def _warn_unknown(path: Path, unknown: Sequence[str]) -> None:
+    if unknown:
+        keys = ", ".join(unknown)
+        click.echo(f"runsite: {path}: kept but never published, unknown keys: {keys}", err=True)
+
+
+def main(argv: Sequence[str] | None = None) -> None:
+    """The console entry point: run one command and exit with its code."""
+    try:
+        code = cli.main(args=argv, prog_name="runsite", standalone_mode=False)
+    except RunsiteError as error:
+        click.echo(f"runsite: {error}", err=True)
+        code = error.exit_code
+    except click.exceptions.Exit as done:
+        code = done.exit_code
+    except click.ClickException as error:
+        click.echo(f"runsite: {error.format_message()}", err=True)
+        code = EXIT_REFUSED
+    except click.Abort:
+        code = EXIT_REFUSED
+    except Exception:
+        traceback.print_exc()
+        click.echo("runsite: internal error (a defect of runsite, not of the input)", err=True)
+        code = EXIT_INTERNAL
+    sys.exit(code if isinstance(code, int) else 0)

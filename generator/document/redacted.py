@@ -1,0 +1,237 @@
+"""The redacted run: what may leave the perimeter, as a type of its own.
+
+Everything a page, a report or a reading is built from is a ``RedactedRun``. Its records are
+sealed (an undeclared key is refused), and the run checks its own contents against the
+disclosure it was made under, so a redacted document read back from disk that carries a payload
+field is refused as well: redacted by construction, and checked anyway.
+
+What it keeps: ids, names of suites and checks, case ids, scores, thresholds, tolerances,
+samples and intervals, statuses, counts, token counts, costs, latencies, timestamps, commits,
+schema, config identities and non-perimeter values, and the skeleton of each recorded
+trajectory (step index, actor, a model step's finish, a tool step's status). Tool names appear
+only where the disclosure names them; otherwise a tool reads ``tool #N``, numbered by first
+appearance within its case.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import ClassVar, Literal, Self
+
+from pydantic import ConfigDict, Field, JsonValue, model_validator
+
+from generator.document.record import (
+    Amount,
+    Calibration,
+    ConfigParts,
+    Count,
+    Identity,
+    Metadata,
+    Name,
+    RunUsage,
+    Sealed,
+    Timestamp,
+    Usage,
+    VerdictNumbers,
+    key_of,
+    perimeter_keys,
+    refusal,
+)
+
+ToolStatus = Literal["success", "error", "not_reported"]
+_NUMBERED_TOOL = re.compile(r"tool #[1-9][0-9]*")
+
+
+def travels(value: JsonValue) -> bool:
+    """Whether a metadata value may cross the boundary on its own merit: numbers and booleans."""
+    return isinstance(value, bool | int | float)
+
+
+class Disclosure(Sealed):
+    """Named items a team releases beyond what always travels, declared in ``runsite.toml``.
+
+    Reviewed like code; a redaction never releases more than its disclosure names, and the
+    redacted run carries the disclosure so every page can say what was released.
+    """
+
+    run_metadata: list[Name] = Field(default_factory=list)
+    """Keys of the run's ``metadata`` whose values are published."""
+    score_metadata: list[Name] = Field(default_factory=list)
+    """Keys of verdict metadata whose non-numeric values are published."""
+    artifacts: list[Name] = Field(default_factory=list)
+    """Paths of files under test whose text is published."""
+    tool_names: bool | list[Name] = False
+    """``true`` publishes every tool's name; a list publishes those names only."""
+
+    def discloses_tool(self, name: str) -> bool:
+        """Whether ``name`` may appear on a page."""
+        return self.tool_names is True or (
+            isinstance(self.tool_names, list) and name in self.tool_names
+        )
+
+    def meet(self, other: Disclosure) -> Disclosure:
+        """What both disclosures release: redacting again never widens."""
+        if self.tool_names is True:
+            names = other.tool_names
+        elif other.tool_names is True:
+            names = self.tool_names
+        else:
+            names = sorted(set(self.tool_names or ()) & set(other.tool_names or ())) or False
+        return Disclosure(
+            run_metadata=sorted(set(self.run_metadata) & set(other.run_metadata)),
+            score_metadata=sorted(set(self.score_metadata) & set(other.score_metadata)),
+            artifacts=sorted(set(self.artifacts) & set(other.artifacts)),
+            tool_names=names,
+        )
+
+
+NOTHING = Disclosure()
+"""The default disclosure: nothing beyond what always travels."""
+
+
+class RedactedVerdict(VerdictNumbers):
+    """A verdict without its reason; metadata holds numbers and disclosed keys only."""
+
+    model_config = ConfigDict(extra="forbid")
+
+
+class RedactedStep(Sealed):
+    """One step of a trajectory's skeleton."""
+
+    index: Count
+    actor: Literal["model", "tool"]
+    finish: Name | None = None
+    """A model step's finish reason, where one was reported."""
+    tool: Name | None = None
+    """A tool step's tool: its name where disclosed, else ``tool #N``; absent when unnamed."""
+    status: ToolStatus | None = None
+    """A tool step's outcome."""
+
+    @model_validator(mode="after")
+    def _by_actor(self) -> Self:
+        if self.actor == "model" and (self.tool is not None or self.status is not None):
+            raise refusal("actor", "a model step carries no tool and no status")
+        if self.actor == "tool" and (self.finish is not None or self.status is None):
+            raise refusal("status", "a tool step carries a status and no finish")
+        return self
+
+
+class RedactedCall(Sealed):
+    """A tool call reduced to which tool (as a label) and whether it succeeded."""
+
+    tool: Name | None = None
+    status: ToolStatus
+
+
+class RedactedResponse(Sealed):
+    """A recorded answer with the answer taken out: its numbers and its trajectory's skeleton."""
+
+    oversize: Literal[True] | None = None
+    kind: Literal["text", "structured", "conversation"] | None = None
+    cost_usd: Amount | None = None
+    latency_ms: Amount | None = None
+    usage: Usage | None = None
+    finish: Name | None = None
+    tools: list[Name] | None = None
+    tool_calls: list[RedactedCall] | None = None
+    steps: list[RedactedStep] | None = None
+
+
+class RedactedCase(Sealed):
+    """A case's verdicts and the skeletons of its answers."""
+
+    case_id: Name
+    suspended: bool
+    verdicts: list[RedactedVerdict]
+    responses: list[RedactedResponse] | None = None
+    canary: Literal[True] | None = None
+    calibration: Calibration | None = None
+    error_kind: Literal["raised", "shape"] | None = None
+
+    def tool_labels(self) -> list[str]:
+        """Every tool label in the case, in reading order (steps, calls, then names)."""
+        labels: list[str] = []
+        for response in self.responses or ():
+            labels += [step.tool for step in response.steps or () if step.tool]
+            labels += [call.tool for call in response.tool_calls or () if call.tool]
+            labels += response.tools or []
+        return labels
+
+
+class RedactedArtifact(Sealed):
+    """A file under test: withheld, or (when disclosed) its hash and text."""
+
+    withheld: Literal[True] | None = None
+    sha: Name | None = None
+    text: str | None = None
+
+
+class RedactedConfig(ConfigParts):
+    """A system's configuration without its perimeter values."""
+
+    model_config = ConfigDict(extra="forbid")
+
+
+class RedactedRun(Sealed):
+    """A run as it may be published."""
+
+    written_null: ClassVar[frozenset[str]] = frozenset({"git_commit"})
+
+    schema_version: Literal[23]
+    disclosure: Disclosure
+    tenant: Name
+    environment: Name
+    suite: Name
+    config_hash: Identity
+    created_at: Timestamp
+    git_commit: str | None
+    projected: bool
+    metadata: Metadata
+    results: list[RedactedCase]
+    aggregate: list[RedactedVerdict]
+    artifacts: dict[str, RedactedArtifact]
+    target_config: RedactedConfig
+    judge_config: RedactedConfig
+    pinned: list[Name] | None = None
+    digline_version: Name | None = None
+    rejudged_from: Name | None = None
+    promoted_at: Timestamp | None = None
+    resumed_at: list[Timestamp] | None = None
+    judge_samples: Count | None = None
+    usage: RunUsage | None = None
+    modules_unchecked: list[Name] | None = None
+
+    @property
+    def key(self) -> str:
+        """The run key, as the archive files it."""
+        return key_of(self.created_at, self.config_hash)
+
+    @model_validator(mode="after")
+    def _nothing_undisclosed(self) -> Self:
+        shown = self.disclosure
+        for key in self.metadata:
+            if key not in shown.run_metadata:
+                raise refusal(f"metadata.{key}", "run metadata that the disclosure does not name")
+        for path, artifact in self.artifacts.items():
+            if artifact.text is not None and path not in shown.artifacts:
+                raise refusal(f"artifacts[{path!r}].text", "text the disclosure does not name")
+        for side in ("target_config", "judge_config"):
+            for key in sorted(perimeter_keys(getattr(self, side).values or {})):
+                raise refusal(f"{side}.values.{key}", "a perimeter value, which never travels")
+        for where, verdict in self._verdicts():
+            for key, value in verdict.metadata.items():
+                if not travels(value) and key not in shown.score_metadata:
+                    raise refusal(f"{where}.metadata.{key}", "a value that is not a number")
+        for c, case in enumerate(self.results):
+            for label in case.tool_labels():
+                if not _NUMBERED_TOOL.fullmatch(label) and not shown.discloses_tool(label):
+                    raise refusal(
+                        f"results[{c}].responses", "a tool name the disclosure does not name"
+                    )
+        return self
+
+    def _verdicts(self) -> list[tuple[str, RedactedVerdict]]:
+        found = [(f"aggregate[{a}]", v) for a, v in enumerate(self.aggregate)]
+        for c, case in enumerate(self.results):
+            found += [(f"results[{c}].verdicts[{v}]", vd) for v, vd in enumerate(case.verdicts)]
+        return found
