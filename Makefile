@@ -16,6 +16,7 @@ setup: $(STAMP)
 
 site: setup
 	$(BIN)/runsite validate runs
+	@echo "runs/ validates; the site builder (runsite build) is not written yet"
 
 lint: setup
 	$(BIN)/ruff check generator tests

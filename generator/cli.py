@@ -11,6 +11,7 @@ import sys
 import traceback
 from collections.abc import Sequence
 from pathlib import Path
+from typing import Any, NoReturn
 
 import click
 
@@ -21,7 +22,31 @@ EXIT_REFUSED = 64
 EXIT_INTERNAL = 70
 
 
-@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+class _Runsite(click.Group):
+    """The group whose ``main`` maps every failure to its exit code, for every command."""
+
+    def main(self, *args: Any, **kwargs: Any) -> NoReturn:
+        kwargs["standalone_mode"] = False
+        try:
+            code = super().main(*args, **kwargs)
+        except RunsiteError as error:
+            click.echo(f"runsite: {error}", err=True)
+            code = error.exit_code
+        except click.exceptions.Exit as done:
+            code = done.exit_code
+        except click.ClickException as error:
+            click.echo(f"runsite: {error.format_message()}", err=True)
+            code = EXIT_REFUSED
+        except click.Abort:
+            code = EXIT_REFUSED
+        except Exception:
+            traceback.print_exc()
+            click.echo("runsite: internal error (a defect of runsite, not of the input)", err=True)
+            code = EXIT_INTERNAL
+        sys.exit(code if isinstance(code, int) else 0)
+
+
+@click.group(cls=_Runsite, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(__version__, "--version", prog_name="runsite", message="%(prog)s %(version)s")
 def cli() -> None:
     """Run or import LLM evaluation suites, archive every run, publish a redacted site."""
@@ -64,8 +89,8 @@ def redact(path: Path, disclose_tool_names: bool) -> int:
     Example: runsite redact runs/acme/support/2026-11-29T22-43-20-961326-00-00-b2a55669ae7e0169.json
     """
     from generator.document.codec import parse_object, read_redacted, redacted_bytes
-    from generator.document.redact import redact as redact_run
     from generator.document.model import Run
+    from generator.document.redact import redact as redact_run
     from generator.document.redacted import Disclosure, RedactedRun
     from generator.files import read_bytes, read_document
 
@@ -105,22 +130,6 @@ def _warn_unknown(path: Path, unknown: Sequence[str]) -> None:
         click.echo(f"runsite: {path}: kept but never published, unknown keys: {keys}", err=True)
 
 
-def main(argv: Sequence[str] | None = None) -> None:
-    """The console entry point: run one command and exit with its code."""
-    try:
-        code = cli.main(args=argv, prog_name="runsite", standalone_mode=False)
-    except RunsiteError as error:
-        click.echo(f"runsite: {error}", err=True)
-        code = error.exit_code
-    except click.exceptions.Exit as done:
-        code = done.exit_code
-    except click.ClickException as error:
-        click.echo(f"runsite: {error.format_message()}", err=True)
-        code = EXIT_REFUSED
-    except click.Abort:
-        code = EXIT_REFUSED
-    except Exception:
-        traceback.print_exc()
-        click.echo("runsite: internal error (a defect of runsite, not of the input)", err=True)
-        code = EXIT_INTERNAL
-    sys.exit(code if isinstance(code, int) else 0)
+def main() -> None:
+    """The console entry point."""
+    cli.main(prog_name="runsite")

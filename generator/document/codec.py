@@ -87,7 +87,9 @@ def parse_object(data: bytes) -> dict[str, Any]:
         value = json.loads(text, object_pairs_hook=_unique_keys, parse_constant=_no_constant)
     except json.JSONDecodeError as error:
         raise DocumentRefused(
-            "", f"not valid JSON at line {error.lineno}, column {error.colno}: {error.msg}"
+            "",
+            f"not valid JSON at line {error.lineno}, column {error.colno}: "
+            f"{error.msg.removesuffix(' starting at').lower()}",
         ) from None
     except RecursionError:
         raise DocumentRefused("", f"nested deeper than {MAX_DEPTH} levels") from None

@@ -1,0 +1,174 @@
+"""Builders of run documents for tests: a valid schema-23 document, and one with a marker
+planted in every payload field, so a boundary test finds any field nobody thought of."""
+
+from __future__ import annotations
+
+import copy
+from typing import Any
+
+MARKERS = {
+    "output": "MARKoutputQ1",
+    "input": "MARKinputQ2",
+    "reason": "MARKreasonQ3",
+    "aggregate_reason": "MARKaggreasonQ4",
+    "suspended_reason": "MARKsuspendedQ5",
+    "tool_name": "MARKtoolnameQ6",
+    "other_tool_name": "MARKtoolname2Q7",
+    "arguments": "MARKargumentsQ8",
+    "result": "MARKresultQ9",
+    "artifact_text": "MARKartifactQ10",
+    "run_metadata_value": "MARKrunmetaQ11",
+    "run_metadata_key": "MARKrunmetakeyQ12",
+    "score_metadata": "MARKscoremetaQ13",
+    "base_url": "MARKbaseurlQ14",
+    "fingerprint": "MARKfingerprintQ15",
+    "conversation_output": "MARKconversationQ16",
+    "unknown_key_value": "MARKunknownQ17",
+}
+
+
+def a_verdict(**overrides: Any) -> dict[str, Any]:
+    verdict = {
+        "assertion": "contains",
+        "assertion_id": "d697b44c72db127b",
+        "metadata": {},
+        "reason": "found the signature",
+        "score": 1.0,
+        "status": "pass",
+        "threshold": 1.0,
+        "tolerance": 0.0,
+    }
+    verdict.update(overrides)
+    return verdict
+
+
+def a_trajectory_response(
+    tool: str, other_tool: str, arguments: str, result: str
+) -> dict[str, Any]:
+    """Three model calls: one asks for two tools, one for a third call, one answers."""
+    first = {"tool": tool, "arguments": arguments, "result": result}
+    second = {
+        "tool": other_tool,
+        "arguments": arguments,
+        "result_absence": "not_recorded",
+        "status": "error",
+    }
+    third = {"tool": tool, "arguments": arguments, "result": result}
+    return {
+        "cost_usd": 0.0012,
+        "finish": "end_turn",
+        "input": "a question",
+        "kind": "text",
+        "latency_ms": 812.5,
+        "output": "an answer",
+        "steps": [
+            {"index": 0, "actor": "model", "finish": "tool_use"},
+            {"index": 1, "actor": "tool", "call": first},
+            {"index": 2, "actor": "tool", "call": second},
+            {"index": 3, "actor": "model", "finish": "tool_use"},
+            {"index": 4, "actor": "tool", "call": third},
+            {"index": 5, "actor": "model", "finish": "end_turn"},
+        ],
+        "tool_calls": [first, second, third],
+        "tools": [tool, other_tool, tool],
+        "usage": {"input_tokens": 1200, "output_tokens": 85},
+    }
+
+
+def a_run(**overrides: Any) -> dict[str, Any]:
+    """A valid schema-23 run document: two measured cases (one with a trajectory), one set aside."""
+    response = a_trajectory_response(
+        "lookup_order", "refund", '{"order":"A1"}', '{"status":"shipped"}'
+    )
+    run: dict[str, Any] = {
+        "aggregate": [
+            a_verdict(
+                assertion="accuracy",
+                assertion_id="b00de39e2f9bb72b",
+                metadata={"considered": 2, "true_positive": 1},
+                reason="accuracy 1.0",
+            )
+        ],
+        "artifacts": {"prompts/system.txt": {"sha": "8" * 64, "text": "You are a support agent."}},
+        "config_hash": "b2a55669ae7e0169",
+        "created_at": "2026-11-29T22:43:20.961326+00:00",
+        "environment": "staging",
+        "git_commit": "e8492dd7707fbf801b92e771662384455478f9fb",
+        "judge_config": {"identities": ["local/judge"]},
+        "metadata": {"ticket": "OPS-1"},
+        "projected": False,
+        "redacted": False,
+        "results": [
+            {
+                "case_id": "refund-late-order",
+                "responses": [response],
+                "suspended": False,
+                "verdicts": [
+                    a_verdict(
+                        samples=[1.0, 0.5, 1.0],
+                        sample_min=0.5,
+                        sample_max=1.0,
+                        score=0.833333,
+                        threshold=0.8,
+                        metadata={"agreement": 1.0, "unit": "ratio"},
+                    ),
+                    a_verdict(
+                        assertion="tools_called",
+                        assertion_id="0123456789abcdef",
+                        metadata={"called": 3},
+                    ),
+                ],
+            },
+            {
+                "case_id": "plain",
+                "suspended": False,
+                "verdicts": [a_verdict(score=0.0, status="fail")],
+            },
+            {
+                "case_id": "set-aside",
+                "suspended": True,
+                "suspended_reason": "flaky upstream",
+                "verdicts": [],
+            },
+        ],
+        "schema_version": 23,
+        "suite": "support",
+        "target_config": {"values": {"model": "m-1", "provider": "local", "temperature": 0.2}},
+        "tenant": "acme",
+        "usage": {
+            "judge": {"calls": 0, "counted": 0, "spent_usd": 0.0},
+            "target": {
+                "calls": 3,
+                "counted": 3,
+                "spent_usd": 0.0036,
+                "tokens": {"input_tokens": 3600, "output_tokens": 255},
+            },
+        },
+    }
+    run.update(overrides)
+    return run
+
+
+def a_planted_run() -> dict[str, Any]:
+    """``a_run`` with a distinct marker in every field that is payload."""
+    m = MARKERS
+    run = a_run()
+    measured = run["results"][0]
+    measured["responses"] = [
+        a_trajectory_response(
+            m["tool_name"], m["other_tool_name"], f'{{"q":"{m["arguments"]}"}}', m["result"]
+        )
+        | {"output": m["output"], "input": m["input"]},
+        {"kind": "conversation", "output": m["conversation_output"], "tool_calls": []},
+    ]
+    for verdict in measured["verdicts"]:
+        verdict["reason"] = m["reason"]
+        verdict["metadata"]["unit"] = m["score_metadata"]
+        verdict["metadata"]["names"] = [m["score_metadata"]]
+    run["aggregate"][0]["reason"] = m["aggregate_reason"]
+    run["results"][2]["suspended_reason"] = m["suspended_reason"]
+    run["artifacts"]["prompts/system.txt"]["text"] = m["artifact_text"]
+    run["metadata"] = {"ticket": m["run_metadata_value"], m["run_metadata_key"]: 1}
+    run["target_config"]["values"] |= {"base_url": m["base_url"], "fingerprint": m["fingerprint"]}
+    run["results"][0]["x_vendor_note"] = m["unknown_key_value"]
+    return copy.deepcopy(run)

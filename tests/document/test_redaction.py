@@ -1,0 +1,141 @@
+"""The redaction boundary: nothing that is payload survives ``redact``; the skeleton does."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from generator.document.codec import read_redacted, read_run, redacted_bytes, run_bytes
+from generator.document.redact import redact
+from generator.document.redacted import Disclosure, RedactedRun
+from generator.errors import DocumentRefused
+from tests._helpers import MARKERS, a_planted_run, a_run
+from tests.conftest import CORPUS
+
+
+def _planted():
+    return read_run(json.dumps(a_planted_run()).encode()).run
+
+
+def test_every_planted_marker_is_in_the_document_the_archive_keeps():
+    kept = run_bytes(_planted()).decode()
+    missing = [field for field, marker in MARKERS.items() if marker not in kept]
+    assert missing == []
+
+
+def test_no_planted_marker_survives_redaction():
+    published = redacted_bytes(redact(_planted())).decode()
+    leaked = [field for field, marker in MARKERS.items() if marker in published]
+    assert leaked == []
+
+
+def test_redaction_keeps_the_counts_of_responses_and_steps_and_the_skeleton():
+    case = redact(_planted()).results[0]
+    assert case.responses is not None
+    assert len(case.responses) == 2
+    steps = case.responses[0].steps or []
+    assert [(s.index, s.actor, s.finish, s.tool, s.status) for s in steps] == [
+        (0, "model", "tool_use", None, None),
+        (1, "tool", None, "tool #1", "success"),
+        (2, "tool", None, "tool #2", "error"),
+        (3, "model", "tool_use", None, None),
+        (4, "tool", None, "tool #1", "success"),
+        (5, "model", "end_turn", None, None),
+    ]
+    assert case.responses[0].tools == ["tool #1", "tool #2", "tool #1"]
+    assert case.responses[1].tool_calls == []
+    assert case.responses[0].usage is not None
+    assert case.responses[0].latency_ms == 812.5
+
+
+def test_redaction_keeps_verdict_numbers_and_drops_string_metadata():
+    verdict = redact(_planted()).results[0].verdicts[0]
+    assert (verdict.score, verdict.status, verdict.threshold) == (0.833333, "pass", 0.8)
+    assert (verdict.samples, verdict.sample_min, verdict.sample_max) == ([1.0, 0.5, 1.0], 0.5, 1.0)
+    assert verdict.metadata == {"agreement": 1.0}
+
+
+def test_perimeter_config_moves_to_withheld_and_the_rest_stays():
+    config = redact(_planted()).target_config
+    assert config.values == {"model": "m-1", "provider": "local", "temperature": 0.2}
+    assert config.withheld == ["base_url", "fingerprint"]
+
+
+def test_tool_names_cross_only_when_the_disclosure_names_them():
+    run = _planted()
+    named = redact(run, Disclosure(tool_names=[MARKERS["tool_name"]])).results[0].responses
+    assert named is not None
+    assert named[0].tools == [MARKERS["tool_name"], "tool #2", MARKERS["tool_name"]]
+    every = redact(run, Disclosure(tool_names=True)).results[0].responses
+    assert every is not None
+    assert every[0].tools == [
+        MARKERS["tool_name"],
+        MARKERS["other_tool_name"],
+        MARKERS["tool_name"],
+    ]
+
+
+def test_a_disclosure_releases_exactly_the_items_it_names():
+    disclosure = Disclosure(
+        run_metadata=["ticket"], score_metadata=["unit"], artifacts=["prompts/system.txt"]
+    )
+    published = redacted_bytes(redact(_planted(), disclosure)).decode()
+    released = {"run_metadata_value", "score_metadata", "artifact_text"}
+    assert {f for f, marker in MARKERS.items() if marker in published} == released
+    assert json.loads(published)["disclosure"]["run_metadata"] == ["ticket"]
+
+
+def test_redacting_twice_changes_nothing():
+    once = redact(_planted(), Disclosure(tool_names=True, run_metadata=["ticket"]))
+    assert redact(once, once.disclosure) == once
+    assert read_redacted(redacted_bytes(once)) == once
+
+
+def test_redacting_again_narrows_and_never_widens():
+    wide = redact(_planted(), Disclosure(tool_names=True, run_metadata=["ticket"]))
+    narrow = redact(wide, Disclosure())
+    assert narrow == redact(_planted())
+    assert redact(narrow, Disclosure(tool_names=True, run_metadata=["ticket"])) == narrow
+
+
+def test_a_digline_redacted_document_redacts_to_the_same_verdicts_as_its_original():
+    local = CORPUS / "digline-local"
+    original = read_run(
+        (
+            local / "run2-changed__2026-11-29T22-43-33-810739-00-00-b2a55669ae7e0169.json"
+        ).read_bytes()
+    )
+    already = read_run((local / "run2-changed__redacted-via-run_to_json.json").read_bytes())
+    assert already.run.redacted
+    ours, theirs = redact(original.run), redact(already.run)
+    assert [c.verdicts for c in ours.results] == [c.verdicts for c in theirs.results]
+    assert [len(c.responses or ()) for c in ours.results] == [
+        len(c.responses or ()) for c in theirs.results
+    ]
+
+
+def test_a_redacted_file_that_carries_payload_is_refused_when_read_back():
+    published = json.loads(redacted_bytes(redact(_planted())))
+    published["metadata"] = {"ticket": "OPS-1"}
+    with pytest.raises(DocumentRefused, match=r"^metadata\.ticket: run metadata"):
+        read_redacted(json.dumps(published).encode())
+    published = json.loads(redacted_bytes(redact(_planted())))
+    published["results"][0]["responses"][0]["output"] = "an answer"
+    with pytest.raises(DocumentRefused, match=r"output: not a key of this record"):
+        read_redacted(json.dumps(published).encode())
+    published = json.loads(redacted_bytes(redact(_planted())))
+    published["results"][0]["responses"][0]["tools"][0] = "lookup_order"
+    with pytest.raises(DocumentRefused, match="a tool name the disclosure does not name"):
+        read_redacted(json.dumps(published).encode())
+
+
+def test_unknown_keys_are_kept_in_the_archive_and_named_but_never_redacted_through():
+    reading = read_run(json.dumps(a_run(x_vendor={"note": "kept"})).encode())
+    assert reading.unknown == ("x_vendor",)
+    assert b'"x_vendor"' in run_bytes(reading.run)
+    assert "x_vendor" not in redacted_bytes(redact(reading.run)).decode()
+
+
+def test_the_redacted_type_is_not_the_run_type():
+    assert not issubclass(RedactedRun, type(_planted()))

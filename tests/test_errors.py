@@ -1,0 +1,32 @@
+"""Every exception runsite defines is classified, so the CLI knows its exit code."""
+
+from __future__ import annotations
+
+import importlib
+import inspect
+import pkgutil
+
+import generator
+from generator.errors import Refused, RunsiteError
+
+
+def test_every_exception_class_runsite_defines_is_a_runsite_error():
+    unclassified = []
+    for info in pkgutil.walk_packages(generator.__path__, "generator."):
+        if info.name.endswith("__main__"):
+            continue
+        module = importlib.import_module(info.name)
+        for name, value in inspect.getmembers(module, inspect.isclass):
+            defined_here = value.__module__ == info.name
+            if (
+                defined_here
+                and issubclass(value, BaseException)
+                and not issubclass(value, RunsiteError)
+            ):
+                unclassified.append(f"{info.name}.{name}")
+    assert unclassified == []
+
+
+def test_refusals_exit_64_and_other_runsite_errors_70():
+    assert Refused.exit_code == 64
+    assert RunsiteError.exit_code == 70
