@@ -9,21 +9,18 @@ so none of them can reach a page.
 from __future__ import annotations
 
 import re
-from typing import Annotated, ClassVar, Literal, Self
+from typing import Annotated, Literal, Self
 
-from pydantic import AfterValidator, Field, model_validator
+from pydantic import AfterValidator, model_validator
 
 from generator.document.record import (
     Calibration,
     ConfigParts,
-    Identity,
     Metadata,
     Name,
     Record,
-    RunUsage,
-    Timestamp,
+    RunHeader,
     VerdictNumbers,
-    key_of,
     perimeter_keys,
     refusal,
 )
@@ -92,44 +89,22 @@ class SystemConfig(ConfigParts):
     """How the target or the judge was configured."""
 
 
-class Run(Record):
+class Run(RunHeader):
     """A run document. Pure data: reading, writing and migrating live in ``codec``."""
 
-    written_null: ClassVar[frozenset[str]] = frozenset({"git_commit"})
-
     schema_version: Literal[23]
-    tenant: Name
-    """The perimeter (a customer or project); comparisons never cross it."""
-    environment: Name
-    suite: Name
-    config_hash: Identity
-    """Identity of the rules: checks, thresholds, tolerances, samples."""
-    created_at: Timestamp
-    git_commit: str | None
-    """Commit of the suite's repository, ``-dirty`` when it had changes; null outside git."""
     redacted: bool
-    projected: bool
     metadata: Metadata
     results: list[CaseResult]
     aggregate: list[Verdict]
     artifacts: dict[str, Artifact]
     target_config: SystemConfig
     judge_config: SystemConfig
-    pinned: list[Name] | None = None
-    digline_version: Name | None = None
-    rejudged_from: Name | None = None
-    promoted_at: Timestamp | None = None
-    resumed_at: list[Timestamp] | None = None
-    judge_samples: Annotated[int, Field(ge=2)] | None = None
-    usage: RunUsage | None = None
-    modules_unchecked: list[Name] | None = None
 
     @model_validator(mode="after")
     def _consistent(self) -> Self:
         if self.projected and not self.redacted:
             raise refusal("projected", "a projected document is redacted too")
-        if self.judge_samples is not None and self.rejudged_from is None:
-            raise refusal("judge_samples", "only a re-judged run asks its judge several times")
         seen: set[str] = set()
         for position, case in enumerate(self.results):
             if case.case_id in seen:
@@ -170,8 +145,3 @@ class Run(Record):
             values = getattr(self, side).values or {}
             for key in sorted(perimeter_keys(values)):
                 raise refusal(f"{side}.values.{key}", "a perimeter value in a redacted document")
-
-    @property
-    def key(self) -> str:
-        """The run key as digline forms it: ``created_at`` made path-safe, then the rules' hash."""
-        return key_of(self.created_at, self.config_hash)

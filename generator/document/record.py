@@ -237,6 +237,48 @@ class VerdictNumbers(Record):
             raise refusal("sample_max", "not the largest of the samples")
 
 
+class RunHeader(Record):
+    """What a run document says about the run itself that is never payload.
+
+    Shared by the run and its redacted projection, and copied across by ``redact`` unchanged:
+    a key belongs here only if it may appear on a published page.
+    """
+
+    written_null: ClassVar[frozenset[str]] = frozenset({"git_commit"})
+
+    tenant: Name
+    """The perimeter (a customer or project); comparisons never cross it."""
+    environment: Name
+    suite: Name
+    config_hash: Identity
+    """Identity of the rules: checks, thresholds, tolerances, samples."""
+    created_at: Timestamp
+    git_commit: str | None
+    """Commit of the suite's repository, ``-dirty`` when it had changes; null outside git."""
+    projected: bool
+    """Names replaced by tokens (implies a redacted document)."""
+    pinned: list[Name] | None = None
+    digline_version: Name | None = None
+    rejudged_from: Name | None = None
+    """The key of the run whose recorded answers this run judged again."""
+    promoted_at: Timestamp | None = None
+    resumed_at: list[Timestamp] | None = None
+    judge_samples: Annotated[int, Field(ge=2)] | None = None
+    usage: RunUsage | None = None
+    modules_unchecked: list[Name] | None = None
+
+    @model_validator(mode="after")
+    def _rejudged(self) -> Self:
+        if self.judge_samples is not None and self.rejudged_from is None:
+            raise refusal("judge_samples", "only a re-judged run asks its judge several times")
+        return self
+
+    @property
+    def key(self) -> str:
+        """The run key, as digline forms it and the archive files it."""
+        return key_of(self.created_at, self.config_hash)
+
+
 class ConfigParts(Record):
     """How a system (the target or the judge) was configured; ``{}`` when nothing was declared."""
 

@@ -12,43 +12,14 @@ from collections.abc import Callable
 from typing import Any
 
 from generator.document.model import SCHEMA, Artifact, CaseResult, Run
-from generator.document.record import ConfigParts, VerdictNumbers, perimeter_keys
+from generator.document.record import ConfigParts, RunHeader, VerdictNumbers, perimeter_keys
 from generator.document.redacted import NOTHING, Disclosure, RedactedArtifact, RedactedRun, travels
 from generator.document.trajectory import ModelStep, RecordedResponse, ToolCall
 
 Labeller = Callable[[str | None], str | None]
 
-_RUN_KEYS = (
-    "tenant",
-    "environment",
-    "suite",
-    "config_hash",
-    "created_at",
-    "git_commit",
-    "projected",
-    "pinned",
-    "digline_version",
-    "rejudged_from",
-    "promoted_at",
-    "resumed_at",
-    "judge_samples",
-    "usage",
-    "modules_unchecked",
-)
-_VERDICT_KEYS = (
-    "assertion",
-    "assertion_id",
-    "score",
-    "status",
-    "threshold",
-    "tolerance",
-    "samples",
-    "sample_min",
-    "sample_max",
-    "sample_means",
-    "judged",
-    "floor_standard_errors",
-)
+_RUN_KEYS = tuple(RunHeader.model_fields)
+_VERDICT_KEYS = tuple(key for key in VerdictNumbers.model_fields if key != "metadata")
 _CASE_KEYS = ("case_id", "suspended", "canary", "calibration", "error_kind")
 _RESPONSE_KEYS = ("oversize", "kind", "cost_usd", "latency_ms", "usage", "finish")
 

@@ -16,7 +16,7 @@ appearance within its case.
 from __future__ import annotations
 
 import re
-from typing import ClassVar, Literal, Self
+from typing import Literal, Self
 
 from pydantic import ConfigDict, Field, JsonValue, model_validator
 
@@ -25,15 +25,12 @@ from generator.document.record import (
     Calibration,
     ConfigParts,
     Count,
-    Identity,
     Metadata,
     Name,
-    RunUsage,
+    RunHeader,
     Sealed,
-    Timestamp,
     Usage,
     VerdictNumbers,
-    key_of,
     perimeter_keys,
     refusal,
 )
@@ -172,39 +169,19 @@ class RedactedConfig(ConfigParts):
     model_config = ConfigDict(extra="forbid")
 
 
-class RedactedRun(Sealed):
+class RedactedRun(RunHeader):
     """A run as it may be published."""
 
-    written_null: ClassVar[frozenset[str]] = frozenset({"git_commit"})
+    model_config = ConfigDict(extra="forbid")
 
     schema_version: Literal[23]
     disclosure: Disclosure
-    tenant: Name
-    environment: Name
-    suite: Name
-    config_hash: Identity
-    created_at: Timestamp
-    git_commit: str | None
-    projected: bool
     metadata: Metadata
     results: list[RedactedCase]
     aggregate: list[RedactedVerdict]
     artifacts: dict[str, RedactedArtifact]
     target_config: RedactedConfig
     judge_config: RedactedConfig
-    pinned: list[Name] | None = None
-    digline_version: Name | None = None
-    rejudged_from: Name | None = None
-    promoted_at: Timestamp | None = None
-    resumed_at: list[Timestamp] | None = None
-    judge_samples: Count | None = None
-    usage: RunUsage | None = None
-    modules_unchecked: list[Name] | None = None
-
-    @property
-    def key(self) -> str:
-        """The run key, as the archive files it."""
-        return key_of(self.created_at, self.config_hash)
 
     @model_validator(mode="after")
     def _nothing_undisclosed(self) -> Self:
