@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import sys
 import traceback
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any, NoReturn
 
@@ -122,6 +122,62 @@ def schema(redacted: bool) -> int:
     model = RedactedRun if redacted else Run
     sys.stdout.buffer.write(canonical(model.model_json_schema()))
     return 0
+
+
+@cli.command()
+@click.argument("suite_file", metavar="SUITE.toml", type=click.Path(path_type=Path))
+@click.option("--meta", multiple=True, metavar="K=V", help="Annotate the run (repeatable).")
+@click.option("--no-archive", is_flag=True, help="Do not archive the run; write it with --out.")
+@click.option("--out", type=click.Path(path_type=Path), help="Also write the run document here.")
+def run(suite_file: Path, meta: tuple[str, ...], no_archive: bool, out: Path | None) -> int:
+    """Run a suite, print the run key, and archive the run document.
+
+    Exit 0, or 2 when nothing could be judged.
+
+    Example: runsite run examples/support/suite.toml --meta ticket=OPS-12
+    """
+    from datetime import UTC, datetime
+
+    from generator.document.codec import run_bytes
+    from generator.errors import Refused
+    from generator.suite.host import measure
+    from generator.suite.runner import nothing_judged
+
+    if no_archive and out is None:
+        raise Refused("--no-archive: give --out FILE, or the run would be lost")
+    if not no_archive:
+        raise Refused("the archive is not written yet: use --no-archive --out FILE")
+    metadata = dict(_pair(item) for item in meta)
+    started = datetime.now(UTC).isoformat(timespec="microseconds")
+    measured = measure(suite_file, started, metadata, _progress)
+    if out is not None:
+        out.write_bytes(run_bytes(measured))
+    click.echo(measured.key)
+    return 2 if nothing_judged(measured) else 0
+
+
+def _pair(item: str) -> tuple[str, str]:
+    from generator.errors import Refused
+
+    key, equals, value = item.partition("=")
+    if not equals or not key:
+        raise Refused("--meta: takes KEY=VALUE")
+    return key, value
+
+
+def _progress(total: int) -> Callable[[Any], None] | None:
+    """A progress bar on stderr when it is a terminal; nothing otherwise."""
+    if not sys.stderr.isatty():
+        return None
+    bar = click.progressbar(length=total, label="cases", file=sys.stderr)
+    bar.__enter__()
+
+    def advance(_: Any) -> None:
+        bar.update(1)
+        if bar.pos >= total:
+            bar.__exit__(None, None, None)
+
+    return advance
 
 
 def _warn_unknown(path: Path, unknown: Sequence[str]) -> None:

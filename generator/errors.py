@@ -2,7 +2,8 @@
 
     RunsiteError                 raised on purpose, with a sentence for the reader
     └── Refused                  the user's input or request cannot be honoured: exit 64
-        └── DocumentRefused      a run document that cannot be read, migrated or trusted
+        ├── DocumentRefused      a run document that cannot be read, migrated or trusted
+        └── SuiteRefused         a suite that breaks a rule when it loads
 
 Anything that is not a ``RunsiteError`` is a defect of runsite itself: the CLI prints its
 traceback and exits 70. Every message names where the problem is (a file, a key path) and never
@@ -45,3 +46,15 @@ class DocumentRefused(Refused):
     def __str__(self) -> str:
         parts = [p for p in (self.source, self.where, self.problem) if p]
         return ": ".join(parts)
+
+
+class SuiteRefused(Refused):
+    """A suite that breaks a rule, found when it loads: nothing ran and nothing was written.
+
+    The message names the file, the entry in it (``[[assertions]] #2``, ``[target]``, a case)
+    and the key.
+    """
+
+    def __init__(self, source: str, entry: str, key: str, problem: str) -> None:
+        self.source, self.entry, self.key, self.problem = source, entry, key, problem
+        super().__init__(": ".join(p for p in (source, entry, key, problem) if p))

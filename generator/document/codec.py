@@ -154,6 +154,11 @@ _EXPECTED = {
 
 
 def _refusal_of(error: ValidationError) -> DocumentRefused:
+    return DocumentRefused(*validation_problem(error))
+
+
+def validation_problem(error: ValidationError) -> tuple[str, str]:
+    """Where the first problem is (a key path) and what it is, in our words, never the value."""
     errors = error.errors(include_url=False)
     first = errors[0]
     where, problem = _path(first["loc"]), _problem(first)
@@ -165,7 +170,7 @@ def _refusal_of(error: ValidationError) -> DocumentRefused:
         where = f"{where}.{str(ctx.get('discriminator', '')).strip(chr(39))}"
     if len(errors) > 1:
         problem += f" (and {len(errors) - 1} more)"
-    return DocumentRefused(where, problem)
+    return where, problem
 
 
 def _path(loc: tuple[int | str, ...]) -> str:
@@ -208,6 +213,8 @@ def _problem(error: Any) -> str:
         return "not a key of this record"
     if kind == "value_error":
         return str(ctx.get("error", error["msg"]))
+    if kind == "string_pattern_mismatch":
+        return "not in the expected form"
     return str(error["msg"])
 
 

@@ -1,0 +1,48 @@
+"""Where a run meets the world: the clock reading, the repository, the files. Everything the
+runner needs from outside is read here and handed to it as values."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from pathlib import Path
+
+from generator.document.model import Run
+from generator.suite.load import importing_from, load_suite
+from generator.suite.runner import Setting, run_suite
+from generator.suite.spec import Case
+
+
+def commit_of(folder: Path) -> str | None:
+    """The commit of the repository holding ``folder``, ``-dirty`` when it has changes."""
+    import git
+
+    try:
+        repository = git.Repo(folder, search_parent_directories=True)
+        commit = repository.head.commit.hexsha
+    except (git.InvalidGitRepositoryError, git.NoSuchPathError, ValueError):
+        return None
+    return f"{commit}-dirty" if repository.is_dirty(untracked_files=True) else commit
+
+
+def measure(
+    path: Path,
+    created_at: str,
+    metadata: Mapping[str, str],
+    progress: Callable[[int], Callable[[Case], None] | None] | None = None,
+) -> Run:
+    """Load the suite at ``path``, run it, and return the run document.
+
+    ``progress``, given the number of cases, returns what to call after each case.
+    """
+    with importing_from(path.parent):
+        loaded = load_suite(path)
+        setting = Setting(
+            created_at=created_at,
+            git_commit=commit_of(loaded.folder),
+            target_config=loaded.target_config,
+            judge_config=loaded.judge_config,
+            metadata=dict(metadata),
+            artifacts=loaded.artifacts,
+        )
+        tick = progress(len(loaded.suite.cases)) if progress else None
+        return run_suite(loaded.suite, loaded.call, loaded.judges, setting, tick)

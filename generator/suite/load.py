@@ -1,0 +1,143 @@
+"""Loading a suite from disk: the TOML, its cases, its artifacts, and the code it names.
+
+The one part of the runner that reads files and imports code. Each failure is a refusal naming
+the file and the key, found before anything runs.
+"""
+
+from __future__ import annotations
+
+import importlib
+import json
+import sys
+import tomllib
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from generator.errors import SuiteRefused
+from generator.suite.checks import Judge, LlmRubric
+from generator.suite.spec import FunctionTarget, Suite, parse_suite
+from generator.suite.targets import Caller, function_caller, http_caller
+
+
+@dataclass(frozen=True)
+class LoadedSuite:
+    """A suite with everything it names read or imported."""
+
+    suite: Suite
+    folder: Path
+    call: Caller
+    judges: dict[str, Judge]
+    artifacts: dict[str, str]
+    target_config: dict[str, Any]
+    judge_config: dict[str, Any]
+
+
+def _read_text(path: Path, source: str, entry: str, key: str) -> str:
+    try:
+        return path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise SuiteRefused(source, entry, key, f"no such file: {path.name}") from None
+    except (OSError, UnicodeDecodeError) as error:
+        raise SuiteRefused(
+            source, entry, key, f"cannot be read as UTF-8 text ({type(error).__name__})"
+        ) from None
+
+
+def load_suite(path: Path) -> LoadedSuite:
+    """Read ``path`` and everything it names; import its target and judges.
+
+    Call it inside ``importing_from(path.parent)``, and run the suite there too, so the code it
+    imports finds its own modules when it is called.
+    """
+    source = str(path)
+    try:
+        doc = tomllib.loads(_read_text(path, source, "", ""))
+    except tomllib.TOMLDecodeError as error:
+        raise SuiteRefused(source, "", "", f"not valid TOML ({error})") from None
+    folder = path.parent
+    section = doc.get("suite")
+    cases_name = section.get("cases") if isinstance(section, dict) else None
+    if not isinstance(cases_name, str) or not cases_name:
+        raise SuiteRefused(
+            source, "[suite]", "cases", "missing: the cases file, relative to the suite"
+        )
+    cases_path = folder / cases_name
+    try:
+        cases = json.loads(_read_text(cases_path, source, "[suite]", "cases"))
+    except ValueError as error:
+        raise SuiteRefused(str(cases_path), "", "", f"not valid JSON ({error})") from None
+    suite = parse_suite(doc, cases, source, str(cases_path))
+    artifacts = {
+        name: _read_text(folder / name, source, "[suite]", "artifacts") for name in suite.artifacts
+    }
+    judges = {
+        check.judge_: _imported(check.judge_, source, "[[assertions]]", "judge")
+        for check in suite.checks
+        if isinstance(check, LlmRubric)
+    }
+    if isinstance(suite.target, FunctionTarget):
+        function = _imported(suite.target.function, source, "[target]", "function")
+        call = function_caller(function)
+        config: dict[str, Any] = {
+            "values": {"model": suite.target.function, "provider": "function"}
+        }
+    else:
+        call = http_caller(suite.target)
+        config = {"values": {"base_url": suite.target.url, "model": "unknown", "provider": "http"}}
+    judge_config = {"identities": sorted(f"function/{ref}" for ref in judges)} if judges else {}
+    return LoadedSuite(suite, folder, call, judges, artifacts, config, judge_config)
+
+
+def _imported(reference: str, source: str, entry: str, key: str) -> Callable[..., Any]:
+    module_name, attribute = reference.split(":")
+    try:
+        module = importlib.import_module(module_name)
+        found = getattr(module, attribute)
+    except Exception as error:
+        raise SuiteRefused(
+            source, entry, key, f"cannot import {reference} ({type(error).__name__}: {error})"
+        ) from None
+    if not callable(found):
+        raise SuiteRefused(source, entry, key, f"{reference} is not callable")
+    return found  # type: ignore[no-any-return]
+
+
+@contextmanager
+def importing_from(folder: Path) -> Iterator[None]:
+    """Import a suite's own modules fresh from its folder, and forget them afterwards.
+
+    Two suites may each have an ``app.py``, and a suite's code may change between two runs in
+    one process; neither may be served a module imported for the other.
+    """
+    root = str(folder.resolve())
+    before = dict(sys.modules)
+    sys.path.insert(0, root)
+    for name, module in before.items():
+        if _from(module, root) is False and name.split(".")[0] in _top_level_names(folder):
+            del sys.modules[name]
+    importlib.invalidate_caches()
+    try:
+        yield
+    finally:
+        sys.path.remove(root)
+        for name, module in list(sys.modules.items()):
+            if _from(module, root):
+                del sys.modules[name]
+        sys.modules.update({k: v for k, v in before.items() if k not in sys.modules})
+
+
+def _top_level_names(folder: Path) -> set[str]:
+    return {p.stem for p in folder.glob("*.py")} | {
+        p.name for p in folder.iterdir() if (p / "__init__.py").is_file()
+    }
+
+
+def _from(module: Any, root: str) -> bool | None:
+    """Whether ``module`` was loaded from under ``root`` (None when it has no file)."""
+    location = getattr(module, "__file__", None)
+    if not location:
+        return None
+    return str(Path(location).resolve()).startswith(root + "/")
