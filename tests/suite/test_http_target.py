@@ -1,0 +1,131 @@
+"""The http target against a real server on 127.0.0.1: answers, a timeout and an HTTP 500."""
+
+from __future__ import annotations
+
+import json
+import threading
+import time
+from collections.abc import Iterator
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
+
+import pytest
+
+from generator.document.codec import read_run
+from tests.suite._suites import write_suite
+
+
+class _Application(BaseHTTPRequestHandler):
+    def do_POST(self) -> None:
+        body = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
+        if self.path == "/slow":
+            time.sleep(1.0)
+        if self.path == "/broken":
+            self.send_response(500)
+            self.end_headers()
+            return
+        answer = {
+            "data": {"answer": f"ok {body['question']}"},
+            "usage": {"cost_usd": 0.0004, "elapsed_ms": 12.5},
+            "config": {"provider": "acme-llm", "model": "m-7", "temperature": 0.1},
+            "echo": {"channel": body["channel"], "auth": self.headers.get("X-Team")},
+        }
+        payload = json.dumps(answer).encode()
+        self.send_response(200)
+        self.send_header("Content-Type", "application/json")
+        self.send_header("Content-Length", str(len(payload)))
+        self.end_headers()
+        self.wfile.write(payload)
+
+    def log_message(self, *args: object) -> None:
+        pass
+
+
+@pytest.fixture
+def server() -> Iterator[str]:
+    httpd = ThreadingHTTPServer(("127.0.0.1", 0), _Application)
+    thread = threading.Thread(target=httpd.serve_forever, daemon=True)
+    thread.start()
+    yield f"http://127.0.0.1:{httpd.server_address[1]}"
+    httpd.shutdown()
+    httpd.server_close()
+
+
+def _target(url: str, timeout: float = 5.0) -> str:
+    return (
+        f'type = "http"\nurl = "{url}"\noutput_path = "data.answer"\ncost_path = "usage.cost_usd"\n'
+        'latency_from_response = "usage.elapsed_ms"\nconfig_path = "config"\n'
+        f'timeout = {timeout}\nheaders = {{ X-Team = "qa" }}\n'
+        '[target.body]\nquestion = "case.vars.question"\nchannel = "email"'
+    )
+
+
+CASES = [{"id": "a", "vars": {"question": "where"}}]
+CHECKS = '[[assertions]]\ntype = "contains"\nneedle = "ok where"\n[[assertions]]\ntype = "cost_budget"\nmax_usd = 0.001\ntolerance = 0.1'
+
+
+def _measure(runsite, tmp_path: Path, url: str, timeout: float = 5.0):
+    suite = write_suite(
+        tmp_path,
+        target=_target(url, timeout),
+        cases=CASES,
+        assertions=CHECKS,
+        suite_extra="record_responses = true",
+    )
+    out = tmp_path / "run.json"
+    result = runsite("run", str(suite), "--no-archive", "--out", str(out))
+    return result, read_run(out.read_bytes()).run
+
+
+def test_the_body_is_built_from_the_case_and_the_answer_read_from_its_paths(
+    runsite, tmp_path, server
+):
+    result, run = _measure(runsite, tmp_path, f"{server}/answer")
+    assert result.exit_code == 0
+    assert [(v.assertion, v.status) for v in run.results[0].verdicts] == [
+        ("contains", "pass"),
+        ("cost_budget", "pass"),
+    ]
+    response = (run.results[0].responses or [])[0]
+    assert (response.cost_usd, response.latency_ms, response.input) == (
+        0.0004,
+        12.5,
+        '{"channel":"email","question":"where"}',
+    )
+    assert run.target_config.values == {
+        "base_url": f"{server}/answer",
+        "model": "m-7",
+        "provider": "acme-llm",
+        "temperature": 0.1,
+    }
+
+
+def test_a_timeout_is_an_error_not_a_fail(runsite, tmp_path, server):
+    result, run = _measure(runsite, tmp_path, f"{server}/slow", timeout=0.2)
+    assert result.exit_code == 2
+    verdict = run.results[0].verdicts[0]
+    assert (verdict.status, verdict.reason) == ("error", "the target did not answer within 0.2 s")
+    assert run.results[0].error_kind == "raised"
+
+
+def test_an_http_500_is_an_error_not_a_fail(runsite, tmp_path, server):
+    result, run = _measure(runsite, tmp_path, f"{server}/broken")
+    assert result.exit_code == 2
+    assert {v.status for v in run.results[0].verdicts} == {"error"}
+    assert run.results[0].verdicts[0].reason == "the target answered HTTP 500"
+
+
+def test_an_answer_without_the_output_path_is_an_error_of_shape(runsite, tmp_path, server):
+    suite = write_suite(
+        tmp_path,
+        target=_target(f"{server}/answer").replace(
+            'output_path = "data.answer"', 'output_path = "data.reply"'
+        ),
+        cases=CASES,
+    )
+    runsite("run", str(suite), "--no-archive", "--out", str(tmp_path / "r.json"))
+    run = read_run((tmp_path / "r.json").read_bytes()).run
+    assert (run.results[0].error_kind, run.results[0].verdicts[0].reason) == (
+        "shape",
+        "the response has no data.reply",
+    )
