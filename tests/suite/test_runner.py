@@ -6,6 +6,7 @@ import json
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -76,7 +77,7 @@ def test_the_classifier_example_counts_accuracy_and_precision_over_its_labels(ru
     assert (precision.score, precision.status) == (0.8, "pass")
 
 
-def _identities(suite: Path, tmp_path: Path, name: str) -> dict[str, object]:
+def _identities(suite: Path, tmp_path: Path, name: str) -> dict[str, Any]:
     out = tmp_path / f"{name}.json"
     subprocess.run(
         [sys.executable, "-m", "generator", "run", str(suite), "--no-archive", "--out", str(out)],
