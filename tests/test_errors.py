@@ -9,8 +9,13 @@ import pkgutil
 import generator
 from generator.errors import Refused, RunsiteError
 
+CAUGHT_WHERE_RAISED = {
+    # a target's self-contradicting trajectory: the case errors with its sentence
+    "generator.suite.trajectory.TrajectoryError",
+}
 
-def test_every_exception_class_runsite_defines_is_a_runsite_error():
+
+def test_every_exception_class_runsite_defines_is_a_runsite_error_or_caught_where_raised():
     unclassified = []
     for info in pkgutil.walk_packages(generator.__path__, "generator."):
         if info.name.endswith("__main__"):
@@ -24,7 +29,7 @@ def test_every_exception_class_runsite_defines_is_a_runsite_error():
                 and not issubclass(value, RunsiteError)
             ):
                 unclassified.append(f"{info.name}.{name}")
-    assert unclassified == []
+    assert [name for name in unclassified if name not in CAUGHT_WHERE_RAISED] == []
 
 
 def test_refusals_exit_64_and_other_runsite_errors_70():

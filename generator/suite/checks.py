@@ -18,6 +18,7 @@ import jsonschema
 from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, JsonValue, model_validator
 
 from generator.document.numbers import at_precision, meets, within
+from generator.suite.trajectory import Trajectory
 
 
 def _fraction(value: Any) -> Any:
@@ -41,8 +42,10 @@ class Answer:
     kind: Literal["text", "structured"]
     cost_usd: float | None = None
     latency_ms: float | None = None
-    reported: Mapping[str, Any] = field(default_factory=dict)
-    """What the target reported beside its output (``metadata``): a trajectory, for one."""
+    trajectory: Trajectory = field(default_factory=Trajectory)
+    """How the target reached the answer, as far as it reported it."""
+    unpriced: str | None = None
+    """Why ``cost_usd`` is unknown, where runsite knows why."""
 
 
 @dataclass(frozen=True)
@@ -309,7 +312,7 @@ class CostBudget(Check):
         self, answer: Answer, case: Mapping[str, Any], judges: Mapping[str, Judge]
     ) -> Judgement:
         if answer.cost_usd is None:
-            return Judgement.error("the target reported no cost for this answer")
+            return Judgement.error(answer.unpriced or "the target reported no cost for this answer")
         ratio = at_precision(answer.cost_usd / self.max_usd)
         return Judgement(
             budget_score(answer.cost_usd, self.max_usd),

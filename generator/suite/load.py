@@ -80,7 +80,7 @@ def load_suite(path: Path) -> LoadedSuite:
     }
     if isinstance(suite.target, FunctionTarget):
         function = _imported(suite.target.function, source, "[target]", "function")
-        call = function_caller(function)
+        call = function_caller(function, suite.target.prices)
         config: dict[str, Any] = {
             "values": {"model": suite.target.function, "provider": "function"}
         }

@@ -18,6 +18,7 @@ from pydantic import BaseModel, ConfigDict, Field, JsonValue, ValidationError
 
 from generator.document.codec import validation_problem
 from generator.errors import SuiteRefused
+from generator.suite.agent_checks import TRAJECTORY_CHECKS, contradictions
 from generator.suite.aggregates import AGGREGATES, Aggregate
 from generator.suite.checks import CHECKS, Check, Rule
 
@@ -47,11 +48,31 @@ class SuiteSection(_Strict):
     """Files under test (a prompt), recorded with their hash and text."""
 
 
+class Price(_Strict):
+    """What a model charges, in USD per million tokens."""
+
+    input_per_mtok: Annotated[float, Field(ge=0)]
+    output_per_mtok: Annotated[float, Field(ge=0)]
+    cache_read_per_mtok: Annotated[float, Field(ge=0)] = 0.0
+    cache_write_per_mtok: Annotated[float, Field(ge=0)] = 0.0
+
+    def cost(self, usage: Mapping[str, int]) -> float:
+        """The price of one call's tokens."""
+        return (
+            usage.get("input_tokens", 0) * self.input_per_mtok
+            + usage.get("output_tokens", 0) * self.output_per_mtok
+            + usage.get("cache_read_tokens", 0) * self.cache_read_per_mtok
+            + usage.get("cache_write_tokens", 0) * self.cache_write_per_mtok
+        ) / 1_000_000
+
+
 class FunctionTarget(_Strict):
     """A Python function in the suite's folder, called with each case as a mapping."""
 
     type: Literal["function"]
     function: Reference
+    prices: dict[str, Price] = Field(default_factory=dict)
+    """Per model: what the calls an agent hands to ``record_call`` cost."""
 
 
 class HttpTarget(_Strict):
@@ -129,6 +150,12 @@ def parse_suite(
     )
     needed = _needed(section, source)
     _check_names(rules, source)
+    conflict = contradictions(checks)
+    if conflict:
+        position, key, problem = conflict
+        raise SuiteRefused(
+            source, f"[[assertions]] #{rules.index(checks[position]) + 1}", key, problem
+        )
     _check_cases(parsed, aggregates, cases_source)
     if isinstance(target, HttpTarget):
         _check_references(target.body, parsed, source)
@@ -192,7 +219,7 @@ def _target(value: Any, source: str) -> FunctionTarget | HttpTarget:
 
 
 def _rule(entry: Any, source: str, where: str) -> Rule:
-    known: dict[str, type[Rule]] = {**CHECKS, **AGGREGATES}
+    known: dict[str, type[Rule]] = {**CHECKS, **TRAJECTORY_CHECKS, **AGGREGATES}
     kind = entry.get("type") if isinstance(entry, dict) else None
     if not isinstance(kind, str) or kind not in known:
         hint = _nearest(kind, set(known)) if isinstance(kind, str) else ""

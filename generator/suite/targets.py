@@ -12,12 +12,15 @@ import json
 import time
 import urllib.error
 import urllib.request
-from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field, replace
 from typing import Any, Literal
 
+from generator.document.numbers import at_precision
 from generator.suite.checks import Answer
-from generator.suite.spec import Case, HttpTarget, read_reference
+from generator.suite.collect import ModelCall, collecting
+from generator.suite.spec import Case, HttpTarget, Price, read_reference
+from generator.suite.trajectory import TrajectoryError, compose, reported
 
 REPLY_KEYS = frozenset({"output", "input", "cost_usd", "latency_ms", "usage", "metadata"})
 USAGE_KEYS = frozenset(
@@ -75,6 +78,10 @@ def reply_of(value: Any, latency_ms: float) -> Reply:
     metadata = value.get("metadata") or {}
     if not isinstance(metadata, Mapping):
         return _shape("the target's metadata is not a mapping", latency_ms)
+    try:
+        trajectory = reported(metadata)
+    except TrajectoryError as error:
+        return _shape(str(error), latency_ms)
     output = value["output"]
     latency = float(value.get("latency_ms", latency_ms))
     answer = Answer(
@@ -82,7 +89,7 @@ def reply_of(value: Any, latency_ms: float) -> Reply:
         "text" if isinstance(output, str) else "structured",
         cost_usd=value.get("cost_usd"),
         latency_ms=latency,
-        reported=metadata,
+        trajectory=trajectory,
     )
     given_input = value.get("input")
     return Reply(
@@ -99,24 +106,77 @@ def _shape(reason: str, latency_ms: float) -> Reply:
     return Reply(None, latency_ms, error=reason, error_kind="shape")
 
 
-def function_caller(function: Callable[[dict[str, Any]], Any]) -> Caller:
-    """Call ``function`` with the case as a mapping, timing the call."""
+def function_caller(
+    function: Callable[[dict[str, Any]], Any], prices: Mapping[str, Price]
+) -> Caller:
+    """Call ``function`` with the case as a mapping, timing it and collecting its model calls."""
 
     def call(case: Case) -> Reply:
         started = time.perf_counter()
-        try:
-            value = function(case.as_mapping())
-        except Exception as error:
-            latency = (time.perf_counter() - started) * 1000
-            return Reply(
-                None,
-                latency,
-                error=f"the target raised {type(error).__name__}: {error}",
-                error_kind="raised",
-            )
-        return reply_of(value, (time.perf_counter() - started) * 1000)
+        with collecting() as collection:
+            try:
+                value = function(case.as_mapping())
+            except Exception as error:
+                latency = (time.perf_counter() - started) * 1000
+                reason = f"the target raised {type(error).__name__}: {error}"
+                return Reply(None, latency, error=reason, error_kind="raised")
+        reply = reply_of(value, (time.perf_counter() - started) * 1000)
+        return _with_calls(reply, collection.calls, prices) if collection.calls else reply
 
     return call
+
+
+def _with_calls(reply: Reply, calls: Sequence[ModelCall], prices: Mapping[str, Price]) -> Reply:
+    """A reply whose model calls were collected: the calls decide its trajectory and its bill.
+
+    Latency is the time spent waiting for the model, summed over the calls (the tools' time is
+    not in it); where a call did not say, the whole call of the target is timed instead.
+    """
+    if reply.answer is None:
+        return reply
+    try:
+        trajectory = compose(reply.answer.trajectory, calls)
+    except TrajectoryError as error:
+        return _shape(str(error), reply.latency_ms)
+    latencies = [call.latency_ms for call in calls]
+    latency = (
+        sum(v for v in latencies if v is not None) if None not in latencies else reply.latency_ms
+    )
+    usage: dict[str, int] | None = None
+    if all(call.usage for call in calls):
+        usage = {}
+        for call in calls:
+            for key, count in (call.usage or {}).items():
+                usage[key] = usage.get(key, 0) + count
+    cost, unpriced = _priced(calls, prices)
+    answer = replace(
+        reply.answer, trajectory=trajectory, cost_usd=cost, latency_ms=latency, unpriced=unpriced
+    )
+    return replace(reply, answer=answer, latency_ms=latency, usage=usage)
+
+
+def _priced(
+    calls: Sequence[ModelCall], prices: Mapping[str, Price]
+) -> tuple[float | None, str | None]:
+    """The cost of collected calls at the prices the target declares, or why it is unknown.
+
+    Each call is priced at the model it reports; one call that cannot be priced leaves the
+    whole cost unknown, because a partial cost is not a cost.
+    """
+    if not prices:
+        return (
+            None,
+            "calls recorded through generator.record_call: tokens counted, no prices declared by the target",
+        )
+    total = 0.0
+    for n, call in enumerate(calls):
+        price = prices.get(call.model or "")
+        if price is None:
+            return None, f"call {n} names a model the target's prices do not list"
+        if not call.usage:
+            return None, f"call {n} reported no token usage to price"
+        total += price.cost(call.usage)
+    return at_precision(total), None
 
 
 def _at(document: Any, path: str) -> Any:

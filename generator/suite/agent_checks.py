@@ -1,0 +1,315 @@
+"""The six checks on an agent's trajectory. Each is binary (threshold 1.0) with mandatory
+parameters and no default that passes.
+
+Three things are errors, never fails: a target that reported nothing to read (absent is not
+empty), a model step that finished on tool use with no tool step after it (the provider
+contradicted itself), and a call nobody named where the verdict turns on which tool it was.
+Score metadata holds counts only: a tool's name is a string and does not cross a boundary.
+"""
+
+from __future__ import annotations
+
+import itertools
+import json
+from collections.abc import Callable, Mapping, Sequence
+from typing import Annotated, Any, ClassVar, Literal
+
+from pydantic import Field, JsonValue, model_validator
+
+from generator.suite.checks import Answer, Check, Judge, Judgement
+from generator.suite.checks import Needle as Name
+from generator.suite.trajectory import TOOL_USE_FINISHES, Trajectory
+
+_NO_NAMES = (
+    "the target reported neither steps nor tools: return them in its metadata "
+    "(steps, or tools), or hand each model call to generator.record_call"
+)
+_NO_STEPS = (
+    "the target reported no steps: return metadata.steps, or hand each model call to "
+    "generator.record_call"
+)
+_NO_CALLS = (
+    "the target reported neither tool_calls nor steps: return them in its metadata, or hand "
+    "each model call to generator.record_call"
+)
+_UNNAMED = "a call nobody named decides this verdict"
+_OTHER = "\x00another tool"
+"""Stands for an unnamed call read as a tool the check does not name."""
+
+
+def contradiction(trajectory: Trajectory) -> str | None:
+    """Why a trajectory contradicts itself, if it does."""
+    steps = trajectory.steps
+    if steps is not None:
+        for step, after in itertools.zip_longest(steps, steps[1:]):
+            if (
+                step.actor == "model"
+                and step.finish in TOOL_USE_FINISHES
+                and (after is None or after.actor != "tool")
+            ):
+                return f"step {step.index} finished on tool use and no tool step follows it"
+    elif trajectory.finish in TOOL_USE_FINISHES and not trajectory.tools:
+        return "the reply finished on tool use and named no tool"
+    return None
+
+
+class TrajectoryCheck(Check):
+    """A check on the names of the tools called, in order."""
+
+    threshold: Annotated[float, Field(ge=1, le=1)] = 1.0
+    tolerance: Annotated[float, Field(ge=0, le=0)] = 0.0
+    named: ClassVar[tuple[str, ...]] = ()
+    """Parameters holding tool names: an unnamed call may be read as one of these."""
+
+    def names(self) -> tuple[str, ...]:
+        values = [getattr(self, key) for key in self.named]
+        return tuple(n for v in values for n in (v if isinstance(v, list) else [v]))
+
+    def judge(
+        self, answer: Answer, case: Mapping[str, Any], judges: Mapping[str, Judge]
+    ) -> Judgement:
+        called = answer.trajectory.names()
+        if called is None:
+            return Judgement.error(_NO_NAMES)
+        problem = contradiction(answer.trajectory)
+        if problem:
+            return Judgement.error(problem)
+        return _decided(called, self.names(), self.verdict)
+
+    def verdict(self, called: Sequence[str]) -> Judgement:
+        raise NotImplementedError
+
+
+def _decided(
+    called: Sequence[str | None],
+    names: Sequence[str],
+    verdict: Callable[[Sequence[str]], Judgement],
+) -> Judgement:
+    """The verdict on ``called``, or an error when an unnamed call could change it."""
+    unnamed = [n for n, name in enumerate(called) if name is None]
+    if not unnamed:
+        return verdict([name for name in called if name is not None])
+    readings = itertools.product([*dict.fromkeys(names), _OTHER], repeat=len(unnamed))
+    outcomes = set()
+    for reading in itertools.islice(readings, 4096):
+        filled = list(called)
+        for position, name in zip(unnamed, reading, strict=True):
+            filled[position] = name
+        outcomes.add(verdict([n for n in filled if n is not None]).score)
+    if len(outcomes) > 1:
+        return Judgement.error(_UNNAMED)
+    return verdict([n if n is not None else _OTHER for n in called])
+
+
+class ToolsCalled(TrajectoryCheck):
+    """The tools called are exactly this sequence."""
+
+    kind = "tools_called"
+    named = ("tools",)
+    type: Literal["tools_called"]
+    tools: list[Name]
+
+    def verdict(self, called: Sequence[str]) -> Judgement:
+        matched = sum(a == b for a, b in zip(called, self.tools, strict=False))
+        same = list(called) == self.tools
+        return Judgement.of(
+            same,
+            "the tools were called as declared"
+            if same
+            else "the tools called differ from the declared sequence",
+            matched=matched,
+            expected=len(self.tools),
+            called=len(called),
+        )
+
+
+class Subsequence(TrajectoryCheck):
+    """These tools were called in this order, with anything between them."""
+
+    kind = "subsequence"
+    named = ("tools",)
+    type: Literal["subsequence"]
+    tools: Annotated[list[Name], Field(min_length=1)]
+
+    def verdict(self, called: Sequence[str]) -> Judgement:
+        matched = 0
+        for name in called:
+            if matched < len(self.tools) and name == self.tools[matched]:
+                matched += 1
+        return Judgement.of(
+            matched == len(self.tools),
+            f"{matched} of {len(self.tools)} tools found in order",
+            matched=matched,
+            expected=len(self.tools),
+            tool_steps=len(called),
+            called=len(set(self.tools) & set(called)),
+        )
+
+
+class Before(TrajectoryCheck):
+    """No call of ``then`` without a call of ``first`` before it."""
+
+    kind = "before"
+    named = ("first", "then")
+    type: Literal["before"]
+    first: Name
+    then: Name
+
+    @model_validator(mode="after")
+    def _two_tools(self) -> Before:
+        if self.first == self.then:
+            raise ValueError("then: the same tool as first; a tool cannot come before itself")
+        return self
+
+    def verdict(self, called: Sequence[str]) -> Judgement:
+        seen_first, violations = False, 0
+        for name in called:
+            seen_first = seen_first or name == self.first
+            violations += name == self.then and not seen_first
+        return Judgement.of(
+            violations == 0,
+            f"{violations} calls of the second tool came before any call of the first",
+            violations=violations,
+            first_calls=called.count(self.first),
+            then_calls=called.count(self.then),
+        )
+
+
+class Never(TrajectoryCheck):
+    """The tool was never called."""
+
+    kind = "never"
+    named = ("tool",)
+    type: Literal["never"]
+    tool: Name
+
+    def verdict(self, called: Sequence[str]) -> Judgement:
+        occurrences = called.count(self.tool)
+        return Judgement.of(
+            occurrences == 0, f"called {occurrences} times", occurrences=occurrences
+        )
+
+
+class MaxSteps(TrajectoryCheck):
+    """At most ``limit`` steps of the ``count`` actor: an agent's turns are its model steps."""
+
+    kind = "max_steps"
+    type: Literal["max_steps"]
+    limit: Annotated[int, Field(ge=1)]
+    count: Literal["model", "tool"]
+
+    def judge(
+        self, answer: Answer, case: Mapping[str, Any], judges: Mapping[str, Judge]
+    ) -> Judgement:
+        steps = answer.trajectory.steps
+        if steps is None:
+            return Judgement.error(_NO_STEPS)
+        problem = contradiction(answer.trajectory)
+        if problem:
+            return Judgement.error(problem)
+        taken = sum(step.actor == self.count for step in steps)
+        return Judgement.of(
+            taken <= self.limit, f"{taken} {self.count} steps", steps=taken, limit=self.limit
+        )
+
+
+class ToolCalledWith(TrajectoryCheck):
+    """Some call of ``tool`` had these arguments, exactly or as a subset."""
+
+    kind = "tool_called_with"
+    type: Literal["tool_called_with"]
+    tool: Name
+    arguments: dict[str, JsonValue]
+    match: Literal["exact", "subset"]
+
+    def judge(
+        self, answer: Answer, case: Mapping[str, Any], judges: Mapping[str, Judge]
+    ) -> Judgement:
+        uses = answer.trajectory.uses()
+        if uses is None:
+            return Judgement.error(_NO_CALLS)
+        problem = contradiction(answer.trajectory)
+        if problem:
+            return Judgement.error(problem)
+        best = 0
+        for use in uses:
+            if use.tool != self.tool:
+                continue
+            try:
+                given = json.loads(use.arguments) if use.arguments is not None else {}
+            except ValueError:
+                return Judgement.error("a call of the tool carries arguments that are not JSON")
+            if not isinstance(given, dict):
+                return Judgement.error(
+                    "a call of the tool carries arguments that are not an object"
+                )
+            if self.match == "exact" and given == self.arguments:
+                return self._found(len(self.arguments))
+            matched = sum(
+                key in given and given[key] == value for key, value in self.arguments.items()
+            )
+            if self.match == "subset" and matched == len(self.arguments):
+                return self._found(matched)
+            best = max(best, matched)
+        if any(use.tool is None for use in uses):
+            return Judgement.error(_UNNAMED)
+        return Judgement.of(
+            False,
+            "no call of the tool had the declared arguments",
+            arguments_matched=best,
+            arguments_expected=len(self.arguments),
+        )
+
+    def _found(self, matched: int) -> Judgement:
+        return Judgement.of(
+            True,
+            "a call of the tool had the declared arguments",
+            arguments_matched=matched,
+            arguments_expected=len(self.arguments),
+        )
+
+
+TRAJECTORY_CHECKS: dict[str, type[Check]] = {
+    c.kind: c for c in (ToolsCalled, ToolCalledWith, Subsequence, Before, Never, MaxSteps)
+}
+
+
+def contradictions(checks: Sequence[Check]) -> tuple[int, str, str] | None:
+    """The first pair of trajectory checks no case could pass together, as (position, key,
+    problem) of the later one; every case is asked every check, so such a suite fails all."""
+    for n, check in enumerate(checks):
+        for m, other in enumerate(checks[:n]):
+            problem = _contradicts(check, other) or _contradicts(other, check)
+            if problem:
+                return n, _key(check), f"{problem} (check #{m + 1})"
+    return None
+
+
+def _key(check: Check) -> str:
+    return {"never": "tool", "before": "then", "max_steps": "limit"}.get(check.type, "tools")
+
+
+def _requires(check: Check) -> set[str]:
+    if isinstance(check, ToolsCalled | Subsequence):
+        return set(check.tools)
+    if isinstance(check, ToolCalledWith):
+        return {check.tool}
+    return set()
+
+
+def _contradicts(a: Check, b: Check) -> str | None:
+    if isinstance(a, Never):
+        if a.tool in _requires(b):
+            return "never calling a tool that another check requires"
+        if isinstance(b, Before) and a.tool in (b.first, b.then):
+            return "never calling a tool that a before check orders"
+    if isinstance(a, Before) and isinstance(b, Before) and (a.first, a.then) == (b.then, b.first):
+        return "two before checks that order the same tools both ways"
+    if (
+        isinstance(a, MaxSteps)
+        and a.count == "tool"
+        and isinstance(b, Subsequence | ToolsCalled)
+        and a.limit < len(b.tools)
+    ):
+        return "a tool-step limit below the number of calls another check requires"
+    return None
