@@ -2,6 +2,10 @@
 
 from importlib.metadata import PackageNotFoundError, version
 
+from generator.suite.collect import record_call
+
+__all__ = ["__version__", "record_call"]
+
 try:
     __version__ = version("runsite")
 except PackageNotFoundError:  # running from a source tree that was never installed

@@ -136,20 +136,55 @@ def run(suite_file: Path, meta: tuple[str, ...], no_archive: bool, out: Path | N
 
     Example: runsite run examples/support/suite.toml --meta ticket=OPS-12
     """
+    from generator.suite.host import measure
+
+    metadata = dict(_pair(item) for item in meta)
+    measured = measure(suite_file, _now(), metadata, _progress)
+    return _keep(measured, no_archive, out)
+
+
+@cli.command()
+@click.argument("suite_file", metavar="SUITE.toml", type=click.Path(path_type=Path))
+@click.option(
+    "--run", "stored_run", required=True, metavar="RUN", help="The stored run to judge again."
+)
+@click.option("--meta", multiple=True, metavar="K=V", help="Annotate the run (repeatable).")
+@click.option("--no-archive", is_flag=True, help="Do not archive the run; write it with --out.")
+@click.option("--out", type=click.Path(path_type=Path), help="Also write the run document here.")
+def replay(
+    suite_file: Path, stored_run: str, meta: tuple[str, ...], no_archive: bool, out: Path | None
+) -> int:
+    """Judge a stored run's recorded answers again with the suite's current checks.
+
+    The target is not called. Exit 0, or 2 when nothing could be judged.
+
+    Example: runsite replay examples/agent/suite.toml --run latest
+    """
+    from generator.files import read_document
+    from generator.suite.host import rejudge
+
+    stored = read_document(Path(stored_run)).run
+    metadata = dict(_pair(item) for item in meta)
+    return _keep(rejudge(suite_file, stored, _now(), metadata), no_archive, out)
+
+
+def _now() -> str:
+    """The moment a run starts: UTC, with microseconds and its offset."""
     from datetime import UTC, datetime
 
+    return datetime.now(UTC).isoformat(timespec="microseconds")
+
+
+def _keep(measured: Any, no_archive: bool, out: Path | None) -> int:
+    """Write and archive a run that was just made, print its key, and give its exit code."""
     from generator.document.codec import run_bytes
     from generator.errors import Refused
-    from generator.suite.host import measure
     from generator.suite.runner import nothing_judged
 
     if no_archive and out is None:
         raise Refused("--no-archive: give --out FILE, or the run would be lost")
     if not no_archive:
         raise Refused("the archive is not written yet: use --no-archive --out FILE")
-    metadata = dict(_pair(item) for item in meta)
-    started = datetime.now(UTC).isoformat(timespec="microseconds")
-    measured = measure(suite_file, started, metadata, _progress)
     if out is not None:
         out.write_bytes(run_bytes(measured))
     click.echo(measured.key)

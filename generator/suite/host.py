@@ -8,6 +8,7 @@ from pathlib import Path
 
 from generator.document.model import Run
 from generator.suite.load import importing_from, load_suite
+from generator.suite.replay import replay_caller, replayable
 from generator.suite.runner import Setting, run_suite
 from generator.suite.spec import Case
 
@@ -46,3 +47,21 @@ def measure(
         )
         tick = progress(len(loaded.suite.cases)) if progress else None
         return run_suite(loaded.suite, loaded.call, loaded.judges, setting, tick)
+
+
+def rejudge(path: Path, stored: Run, created_at: str, metadata: Mapping[str, str]) -> Run:
+    """Judge ``stored``'s recorded answers again with the suite at ``path``; call no target."""
+    with importing_from(path.parent):
+        loaded = load_suite(path)
+        suite = replayable(loaded.suite, stored)
+        setting = Setting(
+            created_at=created_at,
+            git_commit=commit_of(loaded.folder),
+            target_config=stored.target_config.model_dump(mode="json"),
+            judge_config=loaded.judge_config,
+            metadata=dict(metadata),
+            artifacts={p: a.text for p, a in stored.artifacts.items() if a.text is not None},
+        )
+        return run_suite(
+            suite, replay_caller(stored), loaded.judges, setting, rejudged_from=stored.key
+        )

@@ -22,6 +22,7 @@ from generator.suite.identity import assertion_id, config_hash
 from generator.suite.sampling import verdict_of
 from generator.suite.spec import Case, Suite
 from generator.suite.targets import Caller, Reply, compact_json
+from generator.suite.trajectory import recorded_form
 
 RECORDING_CEILING = 65_536
 """Characters an output or input may have and still be recorded; past it, neither is."""
@@ -104,14 +105,21 @@ def run_suite(
     judges: Mapping[str, Judge],
     setting: Setting,
     progress: Callable[[Case], None] | None = None,
+    rejudged_from: str | None = None,
 ) -> Run:
-    """Measure every case of ``suite`` against the target ``call`` and return the run."""
+    """Measure every case of ``suite`` against the target ``call`` and return the run.
+
+    A replay passes the key of the run whose recorded answers ``call`` hands back; the target
+    is then never called, and the run's bill counts no target call.
+    """
     rules = [*suite.checks, *suite.aggregates]
     ids = {rule.label: assertion_id(rule) for rule in rules}
     tally, counted = _Tally(), _CountedJudges(judges)
     results = []
     for case in suite.cases:
-        results.append(_measure(suite, case, call, counted, ids, tally))
+        results.append(
+            _measure(suite, case, call, counted, ids, tally if rejudged_from is None else _Tally())
+        )
         if progress:
             progress(case)
     doc: dict[str, Any] = {
@@ -144,6 +152,8 @@ def run_suite(
             | ({"every_cost_known": False} if counted.calls else {}),
         },
     }
+    if rejudged_from is not None:
+        doc["rejudged_from"] = rejudged_from
     return validate(Run, doc)
 
 
@@ -185,7 +195,12 @@ def _measure(
 
 
 def _recorded(reply: Reply) -> dict[str, Any]:
-    """One reply as the document records it: whole, or marked oversize with its numbers only."""
+    """One reply as the document records it: whole, or marked oversize with its numbers only.
+
+    The ceiling applies to the output, the input and the trajectory (counted once, on its
+    steps where there are steps); over it, none of them is recorded, since a clipped answer or
+    trajectory judged again would look complete.
+    """
     recorded: dict[str, Any] = {"latency_ms": at_precision(reply.latency_ms)}
     if reply.usage:
         recorded["usage"] = reply.usage
@@ -195,12 +210,15 @@ def _recorded(reply: Reply) -> dict[str, Any]:
     if answer.cost_usd is not None:
         recorded["cost_usd"] = answer.cost_usd
     output = answer.output if isinstance(answer.output, str) else compact_json(answer.output)
+    trajectory = recorded_form(answer.trajectory)
+    counted = trajectory.get("steps", trajectory.get("tool_calls", []))
+    sizes = (len(output), len(reply.input or ""), len(compact_json(counted)))
+    if max(sizes) > RECORDING_CEILING:
+        return recorded | {"oversize": True}
     texts = {"output": output, "kind": answer.kind} | (
         {"input": reply.input} if reply.input else {}
     )
-    if max(len(output), len(reply.input or "")) > RECORDING_CEILING:
-        return recorded | {"oversize": True}
-    return recorded | texts
+    return recorded | texts | trajectory
 
 
 def _aggregate(
