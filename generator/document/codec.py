@@ -201,7 +201,7 @@ def _problem(error: Any) -> str:
         return f"not one of {ctx.get('expected_tags')}"
     if kind == "union_tag_not_found":
         return "missing"
-    if kind == "string_too_short":
+    if kind in ("string_too_short", "too_short"):
         return "empty"
     if kind == "greater_than_equal":
         return "negative" if ctx.get("ge") == 0 else f"below {ctx.get('ge')}"

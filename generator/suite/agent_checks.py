@@ -21,8 +21,8 @@ from generator.suite.checks import Needle as Name
 from generator.suite.trajectory import TOOL_USE_FINISHES, Trajectory
 
 _NO_NAMES = (
-    "the target reported neither steps nor tools: return them in its metadata "
-    "(steps, or tools), or hand each model call to generator.record_call"
+    "the target reported no steps, tools or tool_calls: return them in its metadata, "
+    "or hand each model call to generator.record_call"
 )
 _NO_STEPS = (
     "the target reported no steps: return metadata.steps, or hand each model call to "

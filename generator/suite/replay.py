@@ -25,7 +25,7 @@ from generator.suite.trajectory import from_record
 _NEEDS: dict[str, tuple[str, ...]] = {
     "steps": ("steps",),
     "calls": ("tool_calls", "steps"),
-    "names": ("steps", "tools"),
+    "names": ("steps", "tools", "tool_calls"),
 }
 
 

@@ -56,10 +56,15 @@ class Trajectory:
     finish: str | None = None
 
     def names(self) -> tuple[str | None, ...] | None:
-        """The tools called, in order: from the steps, else from ``tools``; None if neither."""
+        """The tools called, in order: from the steps, else ``tools``, else the names in
+        ``tool_calls``; None when the target reported none of them."""
         if self.steps is not None:
             return tuple(step.use.tool for step in self.steps if step.use is not None)
-        return self.tools
+        if self.tools is not None:
+            return self.tools
+        if self.tool_calls is not None:
+            return tuple(use.tool for use in self.tool_calls)
+        return None
 
     def uses(self) -> tuple[ToolUse, ...] | None:
         """The tool calls with their arguments: from the steps, else from ``tool_calls``."""
