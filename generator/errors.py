@@ -2,7 +2,10 @@
 
     RunsiteError                 raised on purpose, with a sentence for the reader
     └── Refused                  the user's input or request cannot be honoured: exit 64
-        └── DocumentRefused      a run document that cannot be read, migrated or trusted
+        ├── DocumentRefused      a run document that cannot be read, migrated or trusted
+        ├── ArchiveRefused       the archive cannot do what was asked (no archive here, a bad
+        │                        runsite.toml, a key taken by another run, git said no)
+        └── RunNotFound          a RUN reference that names no archived run, or more than one
 
 Anything that is not a ``RunsiteError`` is a defect of runsite itself: the CLI prints its
 traceback and exits 70. Every message names where the problem is (a file, a key path) and never
@@ -45,3 +48,11 @@ class DocumentRefused(Refused):
     def __str__(self) -> str:
         parts = [p for p in (self.source, self.where, self.problem) if p]
         return ": ".join(parts)
+
+
+class ArchiveRefused(Refused):
+    """The archive cannot do what was asked; it is left as it was."""
+
+
+class RunNotFound(Refused):
+    """A RUN reference that names no archived run, or names several."""
