@@ -78,10 +78,10 @@ def unsafe(name: str) -> str | None:
         return "empty"
     if name in (".", ".."):
         return "a reference to a folder, not a name"
-    if name.startswith("."):
-        return "starts with a dot"
     if "/" in name or "\\" in name:
         return "contains a path separator"
+    if name.startswith("."):
+        return "starts with a dot"
     if any(ord(character) < 0x20 or character == "\x7f" for character in name):
         return "contains a control character"
     if len(name.encode("utf-8")) > _LONGEST_NAME:

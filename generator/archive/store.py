@@ -163,7 +163,8 @@ class GitStore:
             "commit-tree", tree, *(["-p", parent] if parent else []), stdin=message.encode()
         )
         journal = {"commit": commit, "entries": entries}
-        self._write_atomically(self._scratch / "journal.json", json.dumps(journal).encode())
+        (self._scratch / "journal.tmp").write_text(json.dumps(journal), encoding="utf-8")
+        os.replace(self._scratch / "journal.tmp", self._scratch / "journal.json")
         crash_point("journal")
         subject = message.splitlines()[0]
         self._git("update-ref", "-m", f"runsite: {subject}", "HEAD", commit, parent or NO_COMMIT)
@@ -202,14 +203,21 @@ class GitStore:
         return sha.decode()
 
     def _settle(self, files: Mapping[str, bytes | None]) -> None:
-        """Make the working tree and the real index show ``files`` as HEAD has them."""
+        """Make the working tree and the real index show ``files`` as HEAD has them.
+
+        Each file is written beside its place and renamed into it, so a reader never meets half
+        a document; a kill leaves at most a ``.partial`` file that the next settle replaces.
+        """
         for path, data in files.items():
             target = self.top / path
             if data is None:
                 target.unlink(missing_ok=True)
             else:
                 target.parent.mkdir(parents=True, exist_ok=True)
-                self._write_atomically(target, data)
+                partial = target.with_name(f".{target.name}.partial")
+                partial.write_bytes(data)
+                crash_point("partial")
+                os.replace(partial, target)
             crash_point("file")
         listing = "".join(f"{path}\0" for path in files).encode()
         self._git("update-index", "--add", "--remove", "-z", "--stdin", stdin=listing)
@@ -226,12 +234,6 @@ class GitStore:
             journal.unlink()
         for leftover in self._scratch.iterdir():
             leftover.unlink()
-
-    @staticmethod
-    def _write_atomically(target: Path, data: bytes) -> None:
-        partial = target.with_name(f".{target.name}.partial")
-        partial.write_bytes(data)
-        os.replace(partial, target)
 
     def _git(
         self, *args: str, stdin: bytes | None = None, env: Mapping[str, str] | None = None
