@@ -6,8 +6,9 @@ How a command changes the archive, so that a SIGKILL at any point loses nothing:
    the process dies, so this lock never goes stale; git children inherit it, so a git command
    orphaned by a kill still holds it until it ends.
 2. Under the lock it first finishes whatever a killed command left (``_recover``).
-3. It stores the blobs and builds the commit against a private index (``GIT_INDEX_FILE``): the
-   working tree and the real index are untouched, and a kill leaves only unreachable objects.
+3. It stores the blobs (one pack, by ``git fast-import``) and builds the commit against a
+   private index (``GIT_INDEX_FILE``): the working tree and the real index are untouched, and
+   a kill leaves only unreachable objects.
 4. It writes a journal naming the commit and its paths, then moves the branch with one
    ``update-ref`` that checks the old value. That is the atomic point.
 5. It writes each file into the working tree (a temporary file, then a rename), refreshes the
@@ -26,15 +27,13 @@ import json
 import os
 import signal
 import tempfile
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass
-from io import BytesIO
 from pathlib import Path
 from typing import Any
 
 import git
-from gitdb.base import IStream
 
 from generator.errors import ArchiveRefused
 
@@ -95,8 +94,8 @@ class GitStore:
         self._lock: int | None = None
 
     def path(self, absolute: Path) -> str:
-        """``absolute`` as git names it: relative to the working tree's top."""
-        return absolute.resolve().relative_to(self.top).as_posix()
+        """``absolute`` (under a resolved root) as git names it: relative to the working tree."""
+        return absolute.relative_to(self.top).as_posix()
 
     @contextmanager
     def locked(self) -> Iterator[None]:
@@ -143,9 +142,9 @@ class GitStore:
         assert self._lock is not None, "commit without the archive's lock"
         parent = self.head()
         entries = {
-            path: None if data is None else self._store(data)
-            for path, data in sorted(changes.items())
+            path: None if data is None else blob_id(data) for path, data in sorted(changes.items())
         }
+        self._store(data for data in changes.values() if data is not None)
         crash_point("blobs")
         scratch = {"GIT_INDEX_FILE": str(self._scratch / "index")}
         self._git("read-tree", parent or "--empty", env=scratch)
@@ -197,10 +196,11 @@ class GitStore:
             commits.append(Commit(sha, date, subject, changes))
         return commits
 
-    def _store(self, data: bytes) -> str:
-        stream = self.repo.odb.store(IStream(b"blob", len(data), BytesIO(data)))
-        sha: bytes = stream.hexsha
-        return sha.decode()
+    def _store(self, blobs: Iterable[bytes]) -> None:
+        """Write blobs into the object store, all into one pack (``git fast-import``)."""
+        stream = b"".join(b"blob\ndata %d\n%s\n" % (len(data), data) for data in blobs)
+        if stream:
+            self._git("fast-import", "--quiet", stdin=stream)
 
     def _settle(self, files: Mapping[str, bytes | None]) -> None:
         """Make the working tree and the real index show ``files`` as HEAD has them.
