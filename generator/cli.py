@@ -150,10 +150,15 @@ def _open(root: Path | None) -> Archive:
     return Archive.open(root, Path.cwd())
 
 
-def _print_json(value: Any) -> None:
+def _print(value: Any, as_json: bool, lines: Callable[[Any], Iterable[str]]) -> int:
+    """``value`` as canonical JSON, or as ``lines`` render it for a terminal; exit 0."""
     from generator.document.codec import canonical
 
-    sys.stdout.buffer.write(canonical(value))
+    if as_json:
+        sys.stdout.buffer.write(canonical(value))
+    else:
+        _echo_lines(lines(value))
+    return 0
 
 
 def _echo_lines(lines: Iterable[str]) -> None:
@@ -226,11 +231,7 @@ def list_(suite: str | None, as_json: bool, root: Path | None) -> int:
     from generator.archive.views import listing, listing_lines
 
     entries = listing(*_open(root).runs(suite))
-    if as_json:
-        _print_json(entries)
-    else:
-        _echo_lines(listing_lines(entries))
-    return 0
+    return _print(entries, as_json, listing_lines)
 
 
 @cli.command()
@@ -247,11 +248,7 @@ def show(run: str, as_json: bool, root: Path | None) -> int:
     from generator.archive.views import summary, summary_lines
 
     facts = summary(_open(root).show(run, Path.cwd()))
-    if as_json:
-        _print_json(facts)
-    else:
-        _echo_lines(summary_lines(facts))
-    return 0
+    return _print(facts, as_json, summary_lines)
 
 
 @cli.group()
@@ -332,11 +329,7 @@ def log(as_json: bool, root: Path | None) -> int:
     from generator.archive.views import history, history_lines
 
     entries = history(_open(root).history())
-    if as_json:
-        _print_json(entries)
-    else:
-        _echo_lines(history_lines(entries))
-    return 0
+    return _print(entries, as_json, history_lines)
 
 
 def _warn_unknown(path: Path, unknown: Sequence[str]) -> None:
