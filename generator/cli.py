@@ -9,14 +9,20 @@ from __future__ import annotations
 
 import sys
 import traceback
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
+from contextlib import AbstractContextManager, nullcontext
 from pathlib import Path
-from typing import Any, NoReturn
+from typing import TYPE_CHECKING, Any, NoReturn, TypeVar
 
 import click
 
 from generator import __version__
 from generator.errors import DocumentRefused, RunsiteError
+
+if TYPE_CHECKING:
+    from generator.archive import Archive
+
+Command = TypeVar("Command", bound=Callable[..., Any])
 
 EXIT_REFUSED = 64
 EXIT_INTERNAL = 70
@@ -50,6 +56,26 @@ class _Runsite(click.Group):
 @click.version_option(__version__, "--version", prog_name="runsite", message="%(prog)s %(version)s")
 def cli() -> None:
     """Run or import LLM evaluation suites, archive every run, publish a redacted site."""
+
+
+def _root_option(command: Command) -> Command:
+    return click.option(
+        "--root",
+        type=click.Path(path_type=Path, file_okay=False),
+        help="The archive's folder (default: the nearest one with a runsite.toml, here or above).",
+    )(command)
+
+
+def _json_option(command: Command) -> Command:
+    return click.option("--json", "as_json", is_flag=True, help="Print JSON instead of text.")(
+        command
+    )
+
+
+def _open(root: Path | None) -> Archive:
+    from generator.archive import Archive
+
+    return Archive.open(root, Path.cwd())
 
 
 @cli.command()
@@ -129,7 +155,10 @@ def schema(redacted: bool) -> int:
 @click.option("--meta", multiple=True, metavar="K=V", help="Annotate the run (repeatable).")
 @click.option("--no-archive", is_flag=True, help="Do not archive the run; write it with --out.")
 @click.option("--out", type=click.Path(path_type=Path), help="Also write the run document here.")
-def run(suite_file: Path, meta: tuple[str, ...], no_archive: bool, out: Path | None) -> int:
+@_root_option
+def run(
+    suite_file: Path, meta: tuple[str, ...], no_archive: bool, out: Path | None, root: Path | None
+) -> int:
     """Run a suite, print the run key, and archive the run document.
 
     Exit 0, or 2 when nothing could be judged.
@@ -139,8 +168,10 @@ def run(suite_file: Path, meta: tuple[str, ...], no_archive: bool, out: Path | N
     from generator.suite.host import measure
 
     metadata = dict(_pair(item) for item in meta)
-    measured = measure(suite_file, _now(), metadata, _progress)
-    return _keep(measured, no_archive, out)
+    _check_kept(no_archive, out)
+    archive = None if no_archive else _open(root)
+    measured = measure(suite_file, _now(), metadata, _case_progress)
+    return _keep(measured, archive, out, f"runsite run {suite_file}")
 
 
 @cli.command()
@@ -151,8 +182,14 @@ def run(suite_file: Path, meta: tuple[str, ...], no_archive: bool, out: Path | N
 @click.option("--meta", multiple=True, metavar="K=V", help="Annotate the run (repeatable).")
 @click.option("--no-archive", is_flag=True, help="Do not archive the run; write it with --out.")
 @click.option("--out", type=click.Path(path_type=Path), help="Also write the run document here.")
+@_root_option
 def replay(
-    suite_file: Path, stored_run: str, meta: tuple[str, ...], no_archive: bool, out: Path | None
+    suite_file: Path,
+    stored_run: str,
+    meta: tuple[str, ...],
+    no_archive: bool,
+    out: Path | None,
+    root: Path | None,
 ) -> int:
     """Judge a stored run's recorded answers again with the suite's current checks.
 
@@ -163,9 +200,17 @@ def replay(
     from generator.files import read_document
     from generator.suite.host import rejudge
 
-    stored = read_document(Path(stored_run)).run
+    _check_kept(no_archive, out)
+    archive = None if no_archive else _open(root)
+    given = Path(stored_run)
+    stored = (
+        read_document(given).run
+        if given.is_file()
+        else (archive or _open(root)).read(stored_run, Path.cwd())
+    )
     metadata = dict(_pair(item) for item in meta)
-    return _keep(rejudge(suite_file, stored, _now(), metadata), no_archive, out)
+    replayed = rejudge(suite_file, stored, _now(), metadata)
+    return _keep(replayed, archive, out, f"runsite replay {suite_file}")
 
 
 def _now() -> str:
@@ -175,18 +220,22 @@ def _now() -> str:
     return datetime.now(UTC).isoformat(timespec="microseconds")
 
 
-def _keep(measured: Any, no_archive: bool, out: Path | None) -> int:
-    """Write and archive a run that was just made, print its key, and give its exit code."""
-    from generator.document.codec import run_bytes
+def _check_kept(no_archive: bool, out: Path | None) -> None:
     from generator.errors import Refused
-    from generator.suite.runner import nothing_judged
 
     if no_archive and out is None:
         raise Refused("--no-archive: give --out FILE, or the run would be lost")
-    if not no_archive:
-        raise Refused("the archive is not written yet: use --no-archive --out FILE")
+
+
+def _keep(measured: Any, archive: Archive | None, out: Path | None, source: str) -> int:
+    """Write and archive a run that was just made, print its key, and give its exit code."""
+    from generator.document.codec import run_bytes
+    from generator.suite.runner import nothing_judged
+
     if out is not None:
         out.write_bytes(run_bytes(measured))
+    if archive is not None:
+        archive.keep(measured, source)
     click.echo(measured.key)
     return 2 if nothing_judged(measured) else 0
 
@@ -200,7 +249,7 @@ def _pair(item: str) -> tuple[str, str]:
     return key, value
 
 
-def _progress(total: int) -> Callable[[Any], None] | None:
+def _case_progress(total: int) -> Callable[[Any], None] | None:
     """A progress bar on stderr when it is a terminal; nothing otherwise."""
     if not sys.stderr.isatty():
         return None
@@ -213,6 +262,188 @@ def _progress(total: int) -> Callable[[Any], None] | None:
             bar.__exit__(None, None, None)
 
     return advance
+
+
+def _print(value: Any, as_json: bool, lines: Callable[[Any], Iterable[str]]) -> int:
+    """``value`` as canonical JSON, or as ``lines`` render it for a terminal; exit 0."""
+    from generator.document.codec import canonical
+
+    if as_json:
+        sys.stdout.buffer.write(canonical(value))
+    else:
+        _echo_lines(lines(value))
+    return 0
+
+
+def _echo_lines(lines: Iterable[str]) -> None:
+    for line in lines:
+        click.echo(line)
+
+
+def _progress(files: list[Path]) -> AbstractContextManager[Iterable[Path]]:
+    """A progress bar on a terminal; the files as they are anywhere else."""
+    if sys.stderr.isatty():
+        return click.progressbar(files, label="Reading", file=sys.stderr)
+    return nullcontext(files)
+
+
+@cli.command()
+@click.argument("folder", default=".", type=click.Path(path_type=Path, file_okay=False))
+def init(folder: Path) -> int:
+    """Make FOLDER (default: here) an archive: runs/, a runsite.toml, and a git repository
+    when FOLDER is in none. Commits both.
+
+    Example: runsite init evals
+    """
+    from generator.archive import init_archive
+
+    created = init_archive(folder)
+    click.echo(f"{folder}: an archive{', in a new git repository' if created else ''}")
+    return 0
+
+
+@cli.command("import")
+@click.argument("paths", nargs=-1, required=True, type=click.Path(path_type=Path))
+@click.option("--skip-invalid", is_flag=True, help="Archive the valid documents; list the rest.")
+@_root_option
+def import_(paths: tuple[Path, ...], skip_invalid: bool, root: Path | None) -> int:
+    """Archive run documents: files, folders, and digline stores (.digline/), in one commit.
+
+    One bad document refuses the whole batch, naming every bad file. A store's baseline
+    becomes its suite's reference. Exit 64 if anything was refused or skipped.
+
+    Example: runsite import ~/project/.digline
+    """
+    from generator.archive.views import admission_lines
+    from generator.importers import files_of, read_files
+
+    archive = _open(root)
+    files = files_of(paths)
+    with _progress(files) as reading:
+        batch = read_files(reading)
+    for arrival in batch.arrivals:
+        _warn_unknown(Path(arrival.source), arrival.reading.unknown)
+    done = archive.receive(batch.arrivals, batch.refused, skip_invalid)
+    for refusal in done.refused:
+        click.echo(f"runsite: {refusal}", err=True)
+    if done.refused and not skip_invalid:
+        click.echo("runsite: nothing archived; --skip-invalid archives the valid ones", err=True)
+        return EXIT_REFUSED
+    _echo_lines(admission_lines(done))
+    return EXIT_REFUSED if done.refused else 0
+
+
+@cli.command("list")
+@click.option("--suite", help="Only this suite: SUITE, or TENANT/SUITE.")
+@_json_option
+@_root_option
+def list_(suite: str | None, as_json: bool, root: Path | None) -> int:
+    """The archived runs, newest first; * marks each suite's baseline.
+
+    Example: runsite list --suite support --json
+    """
+    from generator.archive.views import listing, listing_lines
+
+    entries = listing(*_open(root).runs(suite))
+    return _print(entries, as_json, listing_lines)
+
+
+@cli.command()
+@click.argument("run")
+@_json_option
+@_root_option
+def show(run: str, as_json: bool, root: Path | None) -> int:
+    """One run, summarised from its redacted view (what runsite.toml discloses, no more).
+
+    RUN is a key, a path, latest, latest~N, or SUITE@latest[~N].
+
+    Example: runsite show support@latest
+    """
+    from generator.archive.views import summary, summary_lines
+
+    facts = summary(_open(root).show(run, Path.cwd()))
+    return _print(facts, as_json, summary_lines)
+
+
+@cli.group()
+def baseline() -> None:
+    """The reference run of each suite, kept in the archive and committed."""
+
+
+@baseline.command("set")
+@click.argument("run")
+@_root_option
+def baseline_set(run: str, root: Path | None) -> int:
+    """Make RUN its suite's baseline.
+
+    Example: runsite baseline set support@latest
+    """
+    chosen, commit = _open(root).set_baseline(run, Path.cwd())
+    state = "set" if commit else "was already"
+    click.echo(f"baseline of {chosen.tenant}/{chosen.suite} {state}: {chosen.key}")
+    return 0
+
+
+@baseline.command("show")
+@click.argument("suite", required=False)
+@_root_option
+def baseline_show(suite: str | None, root: Path | None) -> int:
+    """Each suite's baseline, or SUITE's alone.
+
+    Example: runsite baseline show support
+    """
+    from generator.archive.views import suite_lines
+
+    _echo_lines(suite_lines(_open(root).baselines(suite)))
+    return 0
+
+
+@baseline.command("clear")
+@click.argument("suite")
+@_root_option
+def baseline_clear(suite: str, root: Path | None) -> int:
+    """Leave SUITE (SUITE or TENANT/SUITE) without a baseline.
+
+    Example: runsite baseline clear acme/support
+    """
+    from generator.archive import label
+
+    cleared, commit = _open(root).clear_baseline(suite)
+    click.echo(f"{label(cleared)}: {'baseline cleared' if commit else 'had no baseline'}")
+    return 0
+
+
+@cli.command()
+@click.option("--dry-run", is_flag=True, help="Say what would be rewritten; write nothing.")
+@_root_option
+def migrate(dry_run: bool, root: Path | None) -> int:
+    """Rewrite archived documents older than schema 23 at schema 23, in one commit.
+
+    Without it, reading migrates in memory and the archived bytes stay as they arrived.
+
+    Example: runsite migrate --dry-run
+    """
+    from generator.archive.views import migration_lines
+
+    done = _open(root).migrate(dry_run)
+    for refusal in done.refused:
+        click.echo(f"runsite: {refusal}", err=True)
+    _echo_lines(migration_lines(done, dry_run))
+    return EXIT_REFUSED if done.refused else 0
+
+
+@cli.command()
+@_json_option
+@_root_option
+def log(as_json: bool, root: Path | None) -> int:
+    """What arrived in the archive when, read from git history, newest first.
+
+    Example: runsite log --json
+    """
+    from generator.archive.views import history, history_lines
+
+    entries = history(_open(root).history())
+    return _print(entries, as_json, history_lines)
 
 
 def _warn_unknown(path: Path, unknown: Sequence[str]) -> None:

@@ -3,7 +3,10 @@
     RunsiteError                 raised on purpose, with a sentence for the reader
     └── Refused                  the user's input or request cannot be honoured: exit 64
         ├── DocumentRefused      a run document that cannot be read, migrated or trusted
-        └── SuiteRefused         a suite that breaks a rule when it loads
+        ├── SuiteRefused         a suite that breaks a rule when it loads
+        ├── ArchiveRefused       the archive cannot do what was asked (no archive here, a bad
+        │                        runsite.toml, a key taken by another run, git said no)
+        └── RunNotFound          a RUN reference that names no archived run, or more than one
 
 Anything that is not a ``RunsiteError`` is a defect of runsite itself: the CLI prints its
 traceback and exits 70. Every message names where the problem is (a file, a key path) and never
@@ -58,3 +61,11 @@ class SuiteRefused(Refused):
     def __init__(self, source: str, entry: str, key: str, problem: str) -> None:
         self.source, self.entry, self.key, self.problem = source, entry, key, problem
         super().__init__(": ".join(p for p in (source, entry, key, problem) if p))
+
+
+class ArchiveRefused(Refused):
+    """The archive cannot do what was asked; it is left as it was."""
+
+
+class RunNotFound(Refused):
+    """A RUN reference that names no archived run, or names several."""

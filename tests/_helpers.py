@@ -1,9 +1,11 @@
 """Builders of run documents for tests: a valid schema-23 document, and one with a marker
-planted in every payload field, so a boundary test finds any field nobody thought of."""
+planted in every payload field, so a boundary test finds any field nobody thought of; and a
+way to ask git what it holds."""
 
 from __future__ import annotations
 
 import copy
+import subprocess
 from typing import Any
 
 MARKERS = {
@@ -172,3 +174,16 @@ def a_planted_run() -> dict[str, Any]:
     run["target_config"]["values"] |= {"base_url": m["base_url"], "fingerprint": m["fingerprint"]}
     run["results"][0]["x_vendor_note"] = m["unknown_key_value"]
     return copy.deepcopy(run)
+
+
+def a_run_at(second: int, **overrides: Any) -> dict[str, Any]:
+    """``a_run`` measured at another second of one minute: a run of its own, with its own key."""
+    return a_run(
+        created_at=f"2026-12-01T10:{second // 60:02d}:{second % 60:02d}.000000+00:00", **overrides
+    )
+
+
+def git(root: Any, *args: str) -> str:
+    """What git prints for ``args`` in the repository at ``root``."""
+    done = subprocess.run(["git", *args], cwd=root, capture_output=True, text=True, check=True)
+    return done.stdout

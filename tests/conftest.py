@@ -1,4 +1,5 @@
-"""Fixtures only: where the shared corpus is, and a CLI runner that behaves like the console."""
+"""Fixtures only: where the shared corpus is, a CLI runner that behaves like the console, and a
+real archive (a git repository made by ``runsite init``) in the test's folder."""
 
 from __future__ import annotations
 
@@ -13,6 +14,18 @@ from click.testing import CliRunner, Result
 from generator.cli import cli
 
 CORPUS = Path(__file__).resolve().parents[2] / "shared" / "corpus"
+
+GIT_ENVIRONMENT = {
+    "GIT_AUTHOR_NAME": "Runsite Tests",
+    "GIT_AUTHOR_EMAIL": "tests@runsite.invalid",
+    "GIT_AUTHOR_DATE": "2026-12-01T09:00:00+00:00",
+    "GIT_COMMITTER_NAME": "Runsite Tests",
+    "GIT_COMMITTER_EMAIL": "tests@runsite.invalid",
+    "GIT_COMMITTER_DATE": "2026-12-01T09:00:00+00:00",
+    "GIT_CONFIG_GLOBAL": "/dev/null",
+    "GIT_CONFIG_NOSYSTEM": "1",
+}
+"""Commits made in tests have one author and one date, whoever runs them and on any machine."""
 
 
 @pytest.fixture
@@ -42,3 +55,20 @@ def write_json(tmp_path: Path) -> Callable[[Any, str], Path]:
         return path
 
     return write
+
+
+@pytest.fixture
+def git_environment(monkeypatch: pytest.MonkeyPatch) -> dict[str, str]:
+    for name, value in GIT_ENVIRONMENT.items():
+        monkeypatch.setenv(name, value)
+    monkeypatch.delenv("RUNSITE_CRASH_AT", raising=False)
+    return GIT_ENVIRONMENT
+
+
+@pytest.fixture
+def archive(tmp_path: Path, runsite: Callable[..., Result], git_environment: Any) -> Path:
+    """A fresh archive made by ``runsite init`` in its own git repository."""
+    root = tmp_path / "archive"
+    result = runsite("init", str(root))
+    assert result.exit_code == 0, result.output
+    return root

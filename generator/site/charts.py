@@ -59,7 +59,9 @@ def point(run: RedactedRun, check: str) -> Point:
     return Point(
         run.key,
         run.created_at,
-        at_precision(sum(v.score for v in scored if v.score is not None) / len(scored)) if scored else None,
+        at_precision(sum(v.score for v in scored if v.score is not None) / len(scored))
+        if scored
+        else None,
         min(x for x in lows if x is not None) if scored else None,
         max(x for x in highs if x is not None) if scored else None,
         verdicts[0].threshold if verdicts else None,
@@ -91,14 +93,41 @@ def history_chart(runs: Sequence[RedactedRun], check: str, labels: Mapping[str, 
     points = [point(run, check) for run in runs]
     x = [p.created_at[:19].replace("T", " ") for p in points]
     data: list[dict[str, Any]] = [
-        {"type": "scatter", "mode": "lines", "x": x, "y": [p.high for p in points], "line": {"width": 0},
-         "hoverinfo": "skip", "showlegend": False},
-        {"type": "scatter", "mode": "lines", "x": x, "y": [p.low for p in points], "fill": "tonexty",
-         "fillcolor": BAND, "line": {"width": 0}, "name": labels["chart.band"]},
-        {"type": "scatter", "mode": "lines+markers", "x": x, "y": [p.score for p in points],
-         "line": {"color": LINE}, "name": labels["chart.score"]},
-        {"type": "scatter", "mode": "lines", "x": x, "y": [p.threshold for p in points],
-         "line": {"color": COLOURS["fail"], "dash": "dash"}, "name": labels["chart.threshold"]},
+        {
+            "type": "scatter",
+            "mode": "lines",
+            "x": x,
+            "y": [p.high for p in points],
+            "line": {"width": 0},
+            "hoverinfo": "skip",
+            "showlegend": False,
+        },
+        {
+            "type": "scatter",
+            "mode": "lines",
+            "x": x,
+            "y": [p.low for p in points],
+            "fill": "tonexty",
+            "fillcolor": BAND,
+            "line": {"width": 0},
+            "name": labels["chart.band"],
+        },
+        {
+            "type": "scatter",
+            "mode": "lines+markers",
+            "x": x,
+            "y": [p.score for p in points],
+            "line": {"color": LINE},
+            "name": labels["chart.score"],
+        },
+        {
+            "type": "scatter",
+            "mode": "lines",
+            "x": x,
+            "y": [p.threshold for p in points],
+            "line": {"color": COLOURS["fail"], "dash": "dash"},
+            "name": labels["chart.threshold"],
+        },
     ]
     marks = changes(runs)
     layout: dict[str, Any] = {
@@ -108,14 +137,29 @@ def history_chart(runs: Sequence[RedactedRun], check: str, labels: Mapping[str, 
         "yaxis": {"range": [-0.02, 1.05], "title": {"text": labels["chart.score"]}},
         "legend": {"orientation": "h", "y": 1.15},
         "shapes": [
-            {"type": "line", "xref": "x", "yref": "paper", "x0": x[n], "x1": x[n], "y0": 0, "y1": 1,
-             "line": {"dash": "dot", "color": "#6d4c41", "width": 1}}
+            {
+                "type": "line",
+                "xref": "x",
+                "yref": "paper",
+                "x0": x[n],
+                "x1": x[n],
+                "y0": 0,
+                "y1": 1,
+                "line": {"dash": "dot", "color": "#6d4c41", "width": 1},
+            }
             for n, _ in marks
         ],
         "annotations": [
-            {"xref": "x", "yref": "paper", "x": x[n], "y": 1, "yanchor": "bottom", "showarrow": False,
-             "font": {"size": 10, "color": "#6d4c41"},
-             "text": ", ".join(labels[f"chart.changed.{what}"] for what in moved)}
+            {
+                "xref": "x",
+                "yref": "paper",
+                "x": x[n],
+                "y": 1,
+                "yanchor": "bottom",
+                "showarrow": False,
+                "font": {"size": 10, "color": "#6d4c41"},
+                "text": ", ".join(labels[f"chart.changed.{what}"] for what in moved),
+            }
             for n, moved in marks
         ],
     }
@@ -131,7 +175,14 @@ def history_chart(runs: Sequence[RedactedRun], check: str, labels: Mapping[str, 
         )
         for n, p in enumerate(points)
     )
-    columns = ("column.created_at", "chart.score", "column.min", "column.max", "chart.threshold", "column.changed")
+    columns = (
+        "column.created_at",
+        "chart.score",
+        "column.min",
+        "column.max",
+        "chart.threshold",
+        "column.changed",
+    )
     return Chart({"data": data, "layout": layout}, tuple(labels[c] for c in columns), rows)
 
 
@@ -143,7 +194,11 @@ def interval_chart(run: RedactedRun, labels: Mapping[str, str]) -> Chart | None:
         for case in run.results
         for v in case.verdicts
         if v.sample_min is not None and v.sample_max is not None
-    ] + [(f"{labels['where.run']} · {v.assertion}", v) for v in run.aggregate if v.sample_min is not None]
+    ] + [
+        (f"{labels['where.run']} · {v.assertion}", v)
+        for v in run.aggregate
+        if v.sample_min is not None
+    ]
     if not sampled:
         return None
     names = [name for name, _ in sampled]
@@ -151,14 +206,37 @@ def interval_chart(run: RedactedRun, labels: Mapping[str, str]) -> Chart | None:
     lows = [v.sample_min or 0.0 for v in verdicts]
     spans = [at_precision((v.sample_max or 0.0) - (v.sample_min or 0.0)) or 0.004 for v in verdicts]
     data = [
-        {"type": "bar", "orientation": "h", "y": names, "x": spans, "base": lows,
-         "marker": {"color": [COLOURS[v.status] for v in verdicts], "opacity": 0.55},
-         "name": labels["chart.band"], "hoverinfo": "skip"},
-        {"type": "scatter", "mode": "markers", "y": names, "x": [v.score for v in verdicts],
-         "marker": {"symbol": "diamond", "size": 9, "color": "#212121"}, "name": labels["chart.score"]},
-        {"type": "scatter", "mode": "markers", "y": names, "x": [v.threshold for v in verdicts],
-         "marker": {"symbol": "line-ns-open", "size": 18, "color": COLOURS["fail"], "line": {"width": 2}},
-         "name": labels["chart.threshold"]},
+        {
+            "type": "bar",
+            "orientation": "h",
+            "y": names,
+            "x": spans,
+            "base": lows,
+            "marker": {"color": [COLOURS[v.status] for v in verdicts], "opacity": 0.55},
+            "name": labels["chart.band"],
+            "hoverinfo": "skip",
+        },
+        {
+            "type": "scatter",
+            "mode": "markers",
+            "y": names,
+            "x": [v.score for v in verdicts],
+            "marker": {"symbol": "diamond", "size": 9, "color": "#212121"},
+            "name": labels["chart.score"],
+        },
+        {
+            "type": "scatter",
+            "mode": "markers",
+            "y": names,
+            "x": [v.threshold for v in verdicts],
+            "marker": {
+                "symbol": "line-ns-open",
+                "size": 18,
+                "color": COLOURS["fail"],
+                "line": {"width": 2},
+            },
+            "name": labels["chart.threshold"],
+        },
     ]
     layout = {
         "height": 80 + 26 * len(names),
@@ -169,10 +247,24 @@ def interval_chart(run: RedactedRun, labels: Mapping[str, str]) -> Chart | None:
         "legend": {"orientation": "h", "y": 1.08},
     }
     rows = tuple(
-        (name, number(v.sample_min), number(v.score), number(v.sample_max), number(v.threshold), labels[f"status.{v.status}"])
+        (
+            name,
+            number(v.sample_min),
+            number(v.score),
+            number(v.sample_max),
+            number(v.threshold),
+            labels[f"status.{v.status}"],
+        )
         for name, v in sampled
     )
-    columns = ("column.check", "column.min", "chart.score", "column.max", "chart.threshold", "column.status")
+    columns = (
+        "column.check",
+        "column.min",
+        "chart.score",
+        "column.max",
+        "chart.threshold",
+        "column.status",
+    )
     return Chart({"data": data, "layout": layout}, tuple(labels[c] for c in columns), rows)
 
 
@@ -182,14 +274,28 @@ def trend_chart(runs: Sequence[RedactedRun], labels: Mapping[str, str]) -> Chart
     for run in runs:
         verdicts = [v for case in run.results for v in case.verdicts] + list(run.aggregate)
         judged = [v for v in verdicts if v.status != "error"]
-        shares.append(at_precision(sum(v.status == "pass" for v in judged) / len(judged)) if judged else None)
+        shares.append(
+            at_precision(sum(v.status == "pass" for v in judged) / len(judged)) if judged else None
+        )
     x = [run.created_at[:19].replace("T", " ") for run in runs]
     spec = {
-        "data": [{"type": "scatter", "mode": "lines+markers", "x": x, "y": shares,
-                  "line": {"color": LINE}, "name": labels["chart.passing"]}],
-        "layout": {"height": 140, "margin": {"l": 36, "r": 8, "t": 8, "b": 24}, "showlegend": False,
-                   "xaxis": {"type": "category", "showticklabels": False},
-                   "yaxis": {"range": [-0.02, 1.05]}},
+        "data": [
+            {
+                "type": "scatter",
+                "mode": "lines+markers",
+                "x": x,
+                "y": shares,
+                "line": {"color": LINE},
+                "name": labels["chart.passing"],
+            }
+        ],
+        "layout": {
+            "height": 140,
+            "margin": {"l": 36, "r": 8, "t": 8, "b": 24},
+            "showlegend": False,
+            "xaxis": {"type": "category", "showticklabels": False},
+            "yaxis": {"range": [-0.02, 1.05]},
+        },
     }
     rows = tuple((run.created_at, number(share)) for run, share in zip(runs, shares, strict=True))
     return Chart(spec, (labels["column.created_at"], labels["chart.passing"]), rows)

@@ -1,0 +1,19 @@
+"""The archive: run documents in a git-tracked ``runs/`` folder, one commit per command."""
+
+from generator.archive.admission import Admission, Arrival
+from generator.archive.archive import Archive, Migration, Shown, init_archive
+from generator.archive.catalog import ArchivedRun, Suite, label
+from generator.archive.store import Commit
+
+__all__ = [
+    "Admission",
+    "Archive",
+    "ArchivedRun",
+    "Arrival",
+    "Commit",
+    "Migration",
+    "Shown",
+    "Suite",
+    "init_archive",
+    "label",
+]

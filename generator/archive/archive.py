@@ -1,0 +1,185 @@
+"""The archive as the commands use it: each operation takes the lock, and changes commit once."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import git
+
+from generator.archive import catalog
+from generator.archive.admission import Admission, Arrival, admit
+from generator.archive.catalog import ArchivedRun, Suite, label
+from generator.archive.config import Config, config_text, read_config
+from generator.archive.layout import CONFIG, KEEP, Layout, checked_root, find_root
+from generator.archive.refs import pick_suite, resolve
+from generator.archive.store import Change, Commit, GitStore
+from generator.document.codec import Reading, read_run, run_bytes
+from generator.document.model import SCHEMA, Run
+from generator.document.redact import redact
+from generator.document.redacted import RedactedRun
+from generator.errors import ArchiveRefused, DocumentRefused
+from generator.files import read_document
+
+
+@dataclass(frozen=True)
+class Shown:
+    """One run for ``show``: where it is, and its redacted view (never the full run)."""
+
+    run: ArchivedRun
+    redacted: RedactedRun
+    baseline: bool
+
+
+@dataclass
+class Migration:
+    """What ``migrate`` did, or would do."""
+
+    migrated: list[tuple[str, int]] = field(default_factory=list)
+    """Archive paths rewritten, each with the schema it was at."""
+    current: int = 0
+    refused: list[DocumentRefused] = field(default_factory=list)
+    commit: str | None = None
+
+
+def init_archive(folder: Path) -> bool:
+    """Make ``folder`` an archive, and a git repository if it is in none; True if one was made."""
+    folder.mkdir(parents=True, exist_ok=True)
+    if (folder / CONFIG).exists():
+        raise ArchiveRefused(f"{folder / CONFIG}: already there; this folder is an archive")
+    try:
+        git.Repo(folder, search_parent_directories=True)
+        created = False
+    except git.InvalidGitRepositoryError:
+        git.Repo.init(folder)
+        created = True
+    layout = Layout(folder.resolve())
+    store = GitStore(layout.root)
+    with store.locked():
+        changes: dict[str, bytes | None] = {
+            store.path(layout.config): config_text(layout.root.name).encode(),
+            store.path(layout.runs / KEEP): b"",
+        }
+        store.commit(changes, "Start a runsite archive\n")
+    return created
+
+
+class Archive:
+    """An archive: ``runsite.toml``, ``runs/``, and the git repository around them."""
+
+    def __init__(self, root: Path) -> None:
+        self.layout = Layout(checked_root(root).resolve())
+        self.config: Config = read_config(self.layout.config)
+        self.store = GitStore(self.layout.root)
+
+    @classmethod
+    def open(cls, root: Path | None, cwd: Path) -> Archive:
+        """The archive at ``root``, or the nearest one at or above ``cwd``."""
+        return cls(root if root is not None else find_root(cwd))
+
+    def runs(self, suite: str | None = None) -> tuple[list[ArchivedRun], dict[Suite, str]]:
+        """Every run (of ``suite``, if named), newest first, and each suite's reference key."""
+        with self.store.locked():
+            runs, baselines = catalog.runs(self.layout), catalog.baselines(self.layout)
+        if suite is not None:
+            picked = pick_suite(suite, (run.suite_of for run in runs))
+            runs = [run for run in runs if run.suite_of == picked]
+        return runs, baselines
+
+    def show(self, ref: str, cwd: Path) -> Shown:
+        """The run ``ref`` names, redacted under the archive's disclosure."""
+        with self.store.locked():
+            run = resolve(ref, catalog.runs(self.layout), self.layout, cwd)
+            reading = read_document(self.layout.root / run.path)
+            baseline = catalog.baselines(self.layout).get(run.suite_of) == run.key
+        return Shown(run, redact(reading.run, self.config.disclosure), baseline)
+
+    def receive(
+        self, arrivals: Iterable[Arrival], refused: Iterable[DocumentRefused], skip_invalid: bool
+    ) -> Admission:
+        """Archive documents in one commit (see ``admission``)."""
+        with self.store.locked():
+            return admit(self.layout, self.store, arrivals, refused, skip_invalid)
+
+    def keep(self, run: Run, source: str) -> Admission:
+        """Archive a run runsite has just made, in one commit (refused if its key is taken)."""
+        arrival = Arrival(source, run_bytes(run), Reading(run, SCHEMA, ()))
+        done = self.receive([arrival], [], skip_invalid=False)
+        if done.refused:
+            raise done.refused[0]
+        return done
+
+    def read(self, ref: str, cwd: Path) -> Run:
+        """The full run ``ref`` names, for a command that works inside the perimeter."""
+        with self.store.locked():
+            run = resolve(ref, catalog.runs(self.layout), self.layout, cwd)
+            return read_document(self.layout.root / run.path).run
+
+    def set_baseline(self, ref: str, cwd: Path) -> tuple[ArchivedRun, str | None]:
+        """Make the run ``ref`` names its suite's reference; the commit, None if it was already."""
+        with self.store.locked():
+            run = resolve(ref, catalog.runs(self.layout), self.layout, cwd)
+            pointer = self.store.path(self.layout.baseline(run.tenant, run.suite))
+            message = f"Set the baseline of {label(run.suite_of)} to {run.key}\n"
+            return run, self.store.commit({pointer: f"{run.key}\n".encode()}, message)
+
+    def baselines(self, suite: str | None) -> dict[Suite, str | None]:
+        """Each suite's reference key, or ``suite``'s alone (None where it has none)."""
+        runs, baselines = self.runs(suite)
+        if suite is None:
+            return dict(baselines)
+        return {runs[0].suite_of: baselines.get(runs[0].suite_of)}
+
+    def clear_baseline(self, named: str) -> tuple[Suite, str | None]:
+        """Forget a suite's reference; the commit, None if it had none."""
+        with self.store.locked():
+            suites = [run.suite_of for run in catalog.runs(self.layout)]
+            suite = pick_suite(named, suites)
+            pointer = self.store.path(self.layout.baseline(*suite))
+            message = f"Clear the baseline of {label(suite)}\n"
+            return suite, self.store.commit({pointer: None}, message)
+
+    def migrate(self, dry_run: bool) -> Migration:
+        """Rewrite every archived document older than schema 23 at 23, in one commit."""
+        done = Migration()
+        changes: dict[str, bytes | None] = {}
+        with self.store.locked():
+            for place, sha in sorted(self.store.tracked(self.store.path(self.layout.runs)).items()):
+                if not place.endswith(".json"):
+                    continue
+                shown = self._shown(place)
+                try:
+                    reading = read_run(self.store.blob(sha))
+                except DocumentRefused as refusal:
+                    done.refused.append(refusal.located(shown))
+                    continue
+                if reading.declared_schema == SCHEMA:
+                    done.current += 1
+                    continue
+                changes[place] = run_bytes(reading.run)
+                done.migrated.append((shown, reading.declared_schema))
+            if changes and not dry_run:
+                count = len(changes)
+                listing = "\n".join(shown for shown, _ in done.migrated)
+                message = f"Migrate {count} run{'' if count == 1 else 's'} to schema {SCHEMA}\n\n{listing}\n"
+                done.commit = self.store.commit(changes, message)
+        return done
+
+    def history(self) -> list[Commit]:
+        """Every commit that changed ``runs/``, newest first, paths relative to the root."""
+        with self.store.locked():
+            commits = self.store.history(self.store.path(self.layout.runs))
+        return [
+            Commit(
+                c.commit,
+                c.date,
+                c.subject,
+                tuple(Change(ch.status, self._shown(ch.path)) for ch in c.changes),
+            )
+            for c in commits
+        ]
+
+    def _shown(self, place: str) -> str:
+        """A path as git names it, as the archive names it (relative to the root)."""
+        return self.layout.shown(self.store.top / place)

@@ -1,0 +1,66 @@
+"""``runsite.toml``: the site's name and language, and the disclosure, reviewed like code."""
+
+from __future__ import annotations
+
+import tomllib
+from pathlib import Path
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from generator.document.codec import validate
+from generator.document.record import Name
+from generator.document.redacted import NOTHING, Disclosure
+from generator.errors import ArchiveRefused, DocumentRefused
+
+Language = Literal["en", "it"]
+
+
+class Site(BaseModel):
+    """The ``[site]`` table."""
+
+    model_config = ConfigDict(frozen=True, strict=True, extra="forbid")
+
+    name: Name
+    language: Language = "en"
+    """The language a visitor lands on; the other one is a switch away."""
+
+
+class Config(BaseModel):
+    """The whole file. Every key is declared, so a misspelt one is refused, not ignored."""
+
+    model_config = ConfigDict(frozen=True, strict=True, extra="forbid")
+
+    site: Site
+    disclosure: Disclosure = Field(default=NOTHING)
+
+
+def read_config(path: Path) -> Config:
+    """The archive's configuration, or a refusal naming the file and the key."""
+    try:
+        data = tomllib.loads(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError) as error:
+        raise ArchiveRefused(f"{path}: cannot be read ({error})") from None
+    except tomllib.TOMLDecodeError as error:
+        raise ArchiveRefused(f"{path}: not valid TOML ({error})") from None
+    try:
+        return validate(Config, data)
+    except DocumentRefused as refused:
+        problem = refused.problem.replace("a JSON ", "a TOML ", 1)
+        raise ArchiveRefused(f"{path}: {refused.where}: {problem}") from None
+
+
+def config_text(name: str) -> str:
+    """The ``runsite.toml`` that ``init`` writes: a name, English, and nothing disclosed."""
+    quoted = name.replace("\\", "\\\\").replace('"', '\\"')
+    return f"""# The archive's configuration, reviewed like code.
+
+[site]
+name = "{quoted}"
+language = "en"  # en or it: the language a visitor lands on
+
+# What the site may publish beyond what always travels (ids, scores, statuses, counts...).
+# Empty: nothing more. Keys: run_metadata, score_metadata, artifacts (lists of names),
+# tool_names (true, or a list of the tool names to show).
+[disclosure]
+"""

@@ -1,0 +1,253 @@
+"""The git side of the archive: one lock, one commit per command, and recovery from a kill.
+
+How a command changes the archive, so that a SIGKILL at any point loses nothing:
+
+1. It takes an OS lock (``flock``) on ``<git dir>/runsite.lock``. The kernel releases it when
+   the process dies, so this lock never goes stale; git children inherit it, so a git command
+   orphaned by a kill still holds it until it ends.
+2. Under the lock it first finishes whatever a killed command left (``_recover``).
+3. It stores the blobs (one pack, by ``git fast-import``) and builds the commit against a
+   private index (``GIT_INDEX_FILE``): the working tree and the real index are untouched, and
+   a kill leaves only unreachable objects.
+4. It writes a journal naming the commit and its paths, then moves the branch with one
+   ``update-ref`` that checks the old value. That is the atomic point.
+5. It writes each file into the working tree (a temporary file, then a rename), refreshes the
+   real index for those paths, and deletes the journal.
+
+A kill after 4 leaves the branch at the journal's commit: the next command writes the files and
+refreshes the index again (and removes an ``index.lock`` that only the killed refresh can have
+left). A journal whose commit the branch never reached is deleted.
+"""
+
+from __future__ import annotations
+
+import fcntl
+import hashlib
+import json
+import os
+import signal
+import tempfile
+from collections.abc import Iterable, Iterator, Mapping
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import git
+
+from generator.errors import ArchiveRefused
+
+NO_COMMIT = "0" * 40
+LOCK = "runsite.lock"
+SCRATCH = "runsite"
+"""A folder in the git dir for the private index and the journal; only the lock holder uses it."""
+
+Changes = Mapping[str, bytes | None]
+"""Paths relative to the working tree's top, each to its new bytes, or None to remove it."""
+
+
+def blob_id(data: bytes) -> str:
+    """The id git gives ``data`` as a blob, computed without asking git."""
+    return hashlib.sha1(b"blob %d\0" % len(data) + data, usedforsecurity=False).hexdigest()
+
+
+def crash_point(name: str) -> None:
+    """Tests set ``RUNSITE_CRASH_AT`` to kill the process here, to prove that costs nothing."""
+    if os.environ.get("RUNSITE_CRASH_AT") == name:
+        os.kill(os.getpid(), signal.SIGKILL)
+
+
+@dataclass(frozen=True)
+class Change:
+    """One commit's effect on one path, as ``git log --name-status`` reports it."""
+
+    status: str
+    """``A`` added, ``M`` modified, ``D`` deleted."""
+    path: str
+
+
+@dataclass(frozen=True)
+class Commit:
+    """One commit of the archive's history."""
+
+    commit: str
+    date: str
+    subject: str
+    changes: tuple[Change, ...]
+
+
+class GitStore:
+    """The git repository whose working tree holds an archive."""
+
+    def __init__(self, folder: Path) -> None:
+        try:
+            self.repo = git.Repo(folder, search_parent_directories=True)
+        except (git.InvalidGitRepositoryError, git.NoSuchPathError):
+            raise ArchiveRefused(
+                f"{folder}: not inside a git repository; runsite init makes one"
+            ) from None
+        if self.repo.working_tree_dir is None:
+            raise ArchiveRefused(f"{folder}: a bare repository has no working tree for runs/")
+        self.top = Path(self.repo.working_tree_dir).resolve()
+        self.git_dir = Path(self.repo.git_dir).resolve()
+        self._scratch = self.git_dir / SCRATCH
+        self._lock: int | None = None
+
+    def path(self, absolute: Path) -> str:
+        """``absolute`` (under a resolved root) as git names it: relative to the working tree."""
+        return absolute.relative_to(self.top).as_posix()
+
+    @contextmanager
+    def locked(self) -> Iterator[None]:
+        """Hold the archive's lock, after finishing what a killed command left."""
+        fd = os.open(self.git_dir / LOCK, os.O_RDWR | os.O_CREAT, 0o644)
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX)
+            self._lock = fd
+            self._scratch.mkdir(exist_ok=True)
+            self._recover()
+            yield
+        finally:
+            self._lock = None
+            os.close(fd)
+
+    def head(self) -> str | None:
+        """The commit HEAD names, or None on a branch with no commit yet."""
+        try:
+            return self._git("rev-parse", "--verify", "--quiet", "HEAD^{commit}")
+        except ArchiveRefused:
+            return None
+
+    def tracked(self, prefix: str) -> dict[str, str]:
+        """Every file at HEAD below ``prefix``, each to its blob id."""
+        if self.head() is None:
+            return {}
+        listing = self._git("ls-tree", "-r", "-z", "--full-tree", "HEAD", "--", prefix)
+        found: dict[str, str] = {}
+        for record in filter(None, listing.split("\0")):
+            meta, path = record.split("\t", 1)
+            found[path] = meta.split()[2]
+        return found
+
+    def blob(self, sha: str) -> bytes:
+        """The bytes of a stored blob."""
+        data: bytes = self.repo.odb.stream(bytes.fromhex(sha)).read()
+        return data
+
+    def commit(self, changes: Changes, message: str) -> str | None:
+        """Commit ``changes`` on HEAD and bring the working tree along; None if nothing changed.
+
+        Call it holding the lock.
+        """
+        assert self._lock is not None, "commit without the archive's lock"
+        parent = self.head()
+        entries = {
+            path: None if data is None else blob_id(data) for path, data in sorted(changes.items())
+        }
+        self._store(data for data in changes.values() if data is not None)
+        crash_point("blobs")
+        scratch = {"GIT_INDEX_FILE": str(self._scratch / "index")}
+        self._git("read-tree", parent or "--empty", env=scratch)
+        records = [
+            f"{'100644' if sha else '0'} {sha or NO_COMMIT}\t{path}\0"
+            for path, sha in entries.items()
+        ]
+        self._git(
+            "update-index", "-z", "--index-info", stdin="".join(records).encode(), env=scratch
+        )
+        tree = self._git("write-tree", env=scratch)
+        if parent and tree == self._git("rev-parse", f"{parent}^{{tree}}"):
+            return None
+        commit = self._git(
+            "commit-tree", tree, *(["-p", parent] if parent else []), stdin=message.encode()
+        )
+        journal = {"commit": commit, "entries": entries}
+        (self._scratch / "journal.tmp").write_text(json.dumps(journal), encoding="utf-8")
+        os.replace(self._scratch / "journal.tmp", self._scratch / "journal.json")
+        crash_point("journal")
+        subject = message.splitlines()[0]
+        self._git("update-ref", "-m", f"runsite: {subject}", "HEAD", commit, parent or NO_COMMIT)
+        crash_point("ref")
+        self._settle({path: changes[path] for path in entries})
+        (self._scratch / "journal.json").unlink()
+        return commit
+
+    def history(self, prefix: str) -> list[Commit]:
+        """Every commit that changed something below ``prefix``, newest first."""
+        if self.head() is None:
+            return []
+        text = self._git(
+            "-c",
+            "core.quotePath=false",
+            "log",
+            "--format=%x1e%H%x1f%cI%x1f%s",
+            "--name-status",
+            "--",
+            prefix,
+        )
+        commits = []
+        for block in filter(None, text.split("\x1e")):
+            header, _, body = block.partition("\n")
+            sha, date, subject = header.split("\x1f")
+            changes = tuple(
+                Change(status[0], path)
+                for status, path in (line.split("\t", 1) for line in body.splitlines() if line)
+            )
+            commits.append(Commit(sha, date, subject, changes))
+        return commits
+
+    def _store(self, blobs: Iterable[bytes]) -> None:
+        """Write blobs into the object store, all into one pack (``git fast-import``)."""
+        stream = b"".join(b"blob\ndata %d\n%s\n" % (len(data), data) for data in blobs)
+        if stream:
+            self._git("fast-import", "--quiet", stdin=stream)
+
+    def _settle(self, files: Mapping[str, bytes | None]) -> None:
+        """Make the working tree and the real index show ``files`` as HEAD has them.
+
+        Each file is written beside its place and renamed into it, so a reader never meets half
+        a document; a kill leaves at most a ``.partial`` file that the next settle replaces.
+        """
+        for path, data in files.items():
+            target = self.top / path
+            if data is None:
+                target.unlink(missing_ok=True)
+            else:
+                target.parent.mkdir(parents=True, exist_ok=True)
+                partial = target.with_name(f".{target.name}.partial")
+                partial.write_bytes(data)
+                crash_point("partial")
+                os.replace(partial, target)
+            crash_point("file")
+        listing = "".join(f"{path}\0" for path in files).encode()
+        self._git("update-index", "--add", "--remove", "-z", "--stdin", stdin=listing)
+        crash_point("index")
+
+    def _recover(self) -> None:
+        journal = self._scratch / "journal.json"
+        if journal.exists():
+            record = json.loads(journal.read_bytes())
+            if self.head() == record["commit"]:
+                (self.git_dir / "index.lock").unlink(missing_ok=True)
+                entries: dict[str, str | None] = record["entries"]
+                self._settle({p: None if s is None else self.blob(s) for p, s in entries.items()})
+            journal.unlink()
+        for leftover in self._scratch.iterdir():
+            leftover.unlink()
+
+    def _git(
+        self, *args: str, stdin: bytes | None = None, env: Mapping[str, str] | None = None
+    ) -> str:
+        """Run git in the working tree; a failure becomes one line naming the command."""
+        options: dict[str, Any] = {"env": env, "pass_fds": (self._lock,) if self._lock else ()}
+        try:
+            if stdin is None:
+                return str(self.repo.git.execute(["git", *args], **options))
+            with tempfile.TemporaryFile() as source:
+                source.write(stdin)
+                source.seek(0)
+                return str(self.repo.git.execute(["git", *args], istream=source, **options))
+        except git.GitCommandError as error:
+            said = str(error.stderr).strip().strip("'").strip().splitlines()
+            reason = said[-1].removeprefix("stderr: ").strip() if said else f"exit {error.status}"
+            raise ArchiveRefused(f"{self.top}: git {args[0]}: {reason}") from None

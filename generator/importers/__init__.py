@@ -1,0 +1,66 @@
+"""Importers: each format runsite reads into the archive, and which one a file belongs to.
+
+An importer is a module with ``NAME``, ``claims(path) -> bool`` and ``read(path) -> Arrival``.
+They read and never write; the archive decides what is kept.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from pathlib import Path
+from types import ModuleType
+
+from generator.archive import Arrival
+from generator.errors import DocumentRefused, Refused
+from generator.importers import digline
+
+IMPORTERS: tuple[ModuleType, ...] = (digline,)
+"""In the order they are asked; the first that claims a file reads it."""
+
+
+@dataclass
+class Batch:
+    """What a set of paths read as: documents on their way in, and the files refused."""
+
+    arrivals: list[Arrival] = field(default_factory=list)
+    refused: list[DocumentRefused] = field(default_factory=list)
+
+
+def detect(path: Path) -> ModuleType | None:
+    """The importer that reads ``path``, if any does."""
+    return next((importer for importer in IMPORTERS if importer.claims(path)), None)
+
+
+def files_of(paths: Iterable[Path]) -> list[Path]:
+    """Each file as given, and every file below each folder that an importer claims, in order.
+
+    A git repository's own folder is never searched.
+    """
+    found: list[Path] = []
+    for path in paths:
+        if path.is_dir():
+            found += sorted(
+                p
+                for p in path.rglob("*")
+                if p.is_file() and ".git" not in p.relative_to(path).parts and detect(p)
+            )
+        elif path.is_file():
+            found.append(path)
+        else:
+            raise Refused(f"{path}: no such file or folder")
+    return found
+
+
+def read_files(files: Iterable[Path]) -> Batch:
+    """Every file read by its importer; a file no importer claims is refused by name."""
+    batch = Batch()
+    for path in files:
+        importer = detect(path)
+        try:
+            if importer is None:
+                raise DocumentRefused("", "not a format runsite imports (a digline .json)")
+            batch.arrivals.append(importer.read(path))
+        except DocumentRefused as refused:
+            batch.refused.append(refused.located(refused.source or str(path)))
+    return batch

@@ -1,0 +1,43 @@
+"""digline's run documents: loose files, and stores laid out as digline writes them.
+
+A store keeps ``.digline/<tenant>/runs/<suite>/<key>.json`` (one run each) and
+``.digline/<tenant>/baselines/<suite>.json`` (the suite's promoted run). Inside a store only
+those two places hold run documents; digline keeps other files there that are not runs.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from generator.archive import Arrival
+from generator.document.codec import read_run
+from generator.errors import DocumentRefused
+from generator.files import read_bytes
+
+NAME = "digline"
+STORE = ".digline"
+
+
+def claims(path: Path) -> bool:
+    """Whether ``path`` is a digline run document, by its name and place."""
+    return path.suffix == ".json" and (STORE not in path.parts or _in_store(path) is not None)
+
+
+def read(path: Path) -> Arrival:
+    """One document, read, migrated and validated; a refusal names the file."""
+    data = read_bytes(path)
+    try:
+        reading = read_run(data)
+    except DocumentRefused as refused:
+        raise refused.located(str(path)) from None
+    return Arrival(str(path), data, reading, baseline=_in_store(path) == "baselines")
+
+
+def _in_store(path: Path) -> str | None:
+    """``runs`` or ``baselines`` where ``path`` is one of a store's documents, else None."""
+    parts = path.parts
+    if len(parts) >= 5 and parts[-5] == STORE and parts[-3] == "runs":
+        return "runs"
+    if len(parts) >= 4 and parts[-4] == STORE and parts[-2] == "baselines":
+        return "baselines"
+    return None
