@@ -38,7 +38,7 @@ def verdicts(
 ) -> dict[str, Any]:
     """One valid verdict of ``assertion``: scored or errored, sampled or not."""
     name, identity = assertion
-    threshold = draw(st.sampled_from(THRESHOLDS))
+    threshold = 0.5 if name == "cost_budget" else draw(st.sampled_from(THRESHOLDS))
     verdict: dict[str, Any] = {
         "assertion": name,
         "assertion_id": identity,
@@ -87,9 +87,9 @@ def cases(draw: st.DrawFn, case_id: str, assertions: list[tuple[str, str]]) -> d
 @st.composite
 def shapes(draw: st.DrawFn) -> tuple[list[tuple[str, list[tuple[str, str]]]], list[Any]]:
     """A suite: which cases hold which checks (a check may repeat), and its whole-run checks."""
-    case_ids = draw(st.lists(st.sampled_from(CASES), min_size=0, max_size=4, unique=True))
+    case_ids = draw(st.lists(st.sampled_from(CASES), min_size=1, max_size=4, unique=True))
     layout = [
-        (case_id, draw(st.lists(st.sampled_from(ASSERTIONS), min_size=0, max_size=3)))
+        (case_id, draw(st.lists(st.sampled_from(ASSERTIONS), min_size=1, max_size=3)))
         for case_id in case_ids
     ]
     whole = draw(st.lists(st.sampled_from(AGGREGATES), max_size=2, unique=True))
@@ -106,10 +106,10 @@ def _config(draw: st.DrawFn, judges: list[str]) -> dict[str, Any]:
             ]
         )
     )
-    return {
-        "target_config": target,
-        "judge_config": {"identities": judges} if judges else {},
-    }
+    judge: dict[str, Any] = {"identities": judges} if judges else {}
+    if draw(st.booleans()):
+        judge["values"] = {"temperature": draw(st.sampled_from([0.0, 0.2]))}
+    return {"target_config": target, "judge_config": judge}
 
 
 @st.composite

@@ -53,12 +53,14 @@ class Movement:
     """The reference's and the run's ``considered`` counts, when they differ."""
 
     @property
-    def before(self) -> Check:
+    def reference(self) -> Check:
+        """The reference's check (present unless the outcome is ``new``)."""
         assert self.pair.left is not None
         return self.pair.left
 
     @property
-    def now(self) -> Check:
+    def run(self) -> Check:
+        """The run's check (present unless the outcome is ``missing``)."""
         assert self.pair.right is not None
         return self.pair.right
 
@@ -105,7 +107,7 @@ def overlapping(moved: list[Movement]) -> list[tuple[Movement, Interval, Interva
     found = []
     for m in moved:
         if m.outcome in ("regressed", "improved"):
-            old, new = m.before.sampled, m.now.sampled
+            old, new = m.reference.sampled, m.run.sampled
             if old is not None and new is not None and overlap(old, new):
                 found.append((m, old, new))
     return found
@@ -186,18 +188,18 @@ def _fact_of(m: Movement) -> list[Fact]:
     """The fact that says how one check moved; none for a score that did not move at all."""
     where = m.pair.named.where
     if m.outcome == "new":
-        if m.now.verdict.status == "error":
+        if m.run.verdict.status == "error":
             return [fact("moved", "check.new.error", **where)]
         return [
-            fact("moved", "check.new", **where, now=m.now.score, threshold=m.now.verdict.threshold)
+            fact("moved", "check.new", **where, now=m.run.score, threshold=m.run.verdict.threshold)
         ]
     if m.outcome == "missing":
         return [fact("moved", "check.missing", **where)]
     if m.outcome == "errored":
         return [fact("moved", _errored_kind(m), **where)]
-    before, now = m.before.score, m.now.score
+    before, now = m.reference.score, m.run.score
     if m.flip:
-        threshold = m.now.verdict.threshold
+        threshold = m.run.verdict.threshold
         return [
             fact("moved", _FLIP[m.outcome], **where, before=before, now=now, threshold=threshold)
         ]
@@ -207,7 +209,7 @@ def _fact_of(m: Movement) -> list[Fact]:
             fact("moved", "check.within_noise", **where, before=before, now=now, low=low, high=high)
         ]
     if m.outcome in _SCORED and m.delta:
-        tolerance = m.now.verdict.tolerance
+        tolerance = m.run.verdict.tolerance
         return [
             fact(
                 "moved",
@@ -223,8 +225,8 @@ def _fact_of(m: Movement) -> list[Fact]:
 
 
 def _errored_kind(m: Movement) -> Kind:
-    before = m.before.verdict.status == "error"
-    now = m.now.verdict.status == "error"
+    before = m.reference.verdict.status == "error"
+    now = m.run.verdict.status == "error"
     if before and now:
         return "check.errored.both"
     return "check.errored.now" if now else "check.errored.before"

@@ -59,7 +59,7 @@ class RuleMove:
     name: str
     field: Field
     before: float
-    now: float
+    after: float
 
     @property
     def label(self) -> str:
@@ -95,15 +95,15 @@ def _rule_fact(move: RuleMove) -> Fact:
             "setting.samples",
             check=move.name,
             before=int(move.before),
-            now=int(move.now),
+            now=int(move.after),
         )
-    up = move.now > move.before
+    up = move.after > move.before
     kind: Kind
     if move.field == "threshold":
         kind = "setting.threshold.raised" if up else "setting.threshold.lowered"
     else:
         kind = "setting.tolerance.widened" if up else "setting.tolerance.narrowed"
-    return fact("underneath", kind, check=move.name, before=move.before, now=move.now)
+    return fact("underneath", kind, check=move.name, before=move.before, now=move.after)
 
 
 _CONFIG: dict[str, dict[str, Kind]] = {

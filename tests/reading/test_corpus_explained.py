@@ -7,6 +7,7 @@ migrated, then redacted with nothing disclosed.
 from __future__ import annotations
 
 from generator.reading import explain, text
+from generator.reading.facts import Param
 from tests._helpers import a_corpus_run
 from tests.conftest import CORPUS
 
@@ -17,11 +18,11 @@ BASELINE = LOCAL / "baseline-support__promoted-from-run1.json"
 DIGLINE = CORPUS / "digline"
 
 
-def section(reading, name: str) -> list[tuple[str, dict]]:
+def section(reading, name: str) -> list[tuple[str, dict[str, Param]]]:
     return [(f.kind, f.params) for f in reading.facts if f.section == name]
 
 
-def at(case: str, check: str, **params) -> dict:
+def at(case: str, check: str, **params: Param) -> dict[str, Param]:
     return {"case": case, "check": check, **params}
 
 

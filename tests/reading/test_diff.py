@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from generator.reading import DifferentJudges, DifferentRules, diff
+from generator.reading.facts import Param
 from tests._helpers import a_corpus_run, a_redacted_run, a_verdict
 from tests.conftest import CORPUS
 
@@ -12,7 +13,7 @@ DIGLINE = CORPUS / "digline"
 LOCAL = CORPUS / "digline-local"
 
 
-def section(reading, name: str) -> list[tuple[str, dict]]:
+def section(reading, name: str) -> list[tuple[str, dict[str, Param]]]:
     return [(f.kind, f.params) for f in reading.facts if f.section == name]
 
 

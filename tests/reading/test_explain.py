@@ -6,7 +6,8 @@ from typing import Any
 
 import pytest
 
-from generator.reading import NotComparable, explain, text
+from generator.reading import NotComparable, Reading, explain, text
+from generator.reading.facts import Param
 from tests._helpers import a_redacted_run, a_verdict
 
 
@@ -24,11 +25,11 @@ def a_run_of(*cases: dict[str, Any], **overrides: Any):
     )
 
 
-def kinds(reading, section: str | None = None) -> list[str]:
+def kinds(reading: Reading, section: str | None = None) -> list[str]:
     return [f.kind for f in reading.facts if section is None or f.section == section]
 
 
-def only(reading, kind: str) -> dict[str, Any]:
+def only(reading: Reading, kind: str) -> dict[str, Param]:
     [found] = [f.params for f in reading.facts if f.kind == kind]
     return found
 
