@@ -5,16 +5,10 @@ from __future__ import annotations
 import json
 
 from tests._helpers import MARKERS, a_planted_run, a_run
-from tests.conftest import CORPUS
+from tests.reading import _documents as documents
 
-LOCAL = CORPUS / "digline-local"
-RUN1 = str(
-    LOCAL / "run1-baseline-candidate__2026-11-29T22-43-20-961326-00-00-b2a55669ae7e0169.json"
-)
-RUN2 = str(LOCAL / "run2-changed__2026-11-29T22-43-33-810739-00-00-b2a55669ae7e0169.json")
-BASELINE = str(LOCAL / "baseline-support__promoted-from-run1.json")
-REDACTED_RUN2 = str(LOCAL / "run2-changed__redacted-via-run_to_json.json")
-DIGLINE = CORPUS / "digline"
+RUN1, RUN2 = str(documents.RUN1), str(documents.RUN2)
+BASELINE, REDACTED_RUN2 = str(documents.BASELINE), str(documents.REDACTED_RUN2)
 
 
 def test_explain_against_a_reference_that_got_worse_exits_1(runsite):
@@ -144,8 +138,8 @@ def test_diff_json_names_its_left_and_right_runs(runsite):
 
 
 def test_diff_of_runs_under_different_rules_exits_64_in_one_line(runsite):
-    left = str(DIGLINE / "classifier__expense-triage__d0e01e4.json")
-    right = str(DIGLINE / "classifier__expense-triage__0106ccd.json")
+    left = str(documents.DIGLINE / "classifier__expense-triage__d0e01e4.json")
+    right = str(documents.DIGLINE / "classifier__expense-triage__0106ccd.json")
     result = runsite("diff", left, right)
     assert result.exit_code == 64
     assert len(result.stderr.splitlines()) == 1

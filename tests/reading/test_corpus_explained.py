@@ -9,17 +9,7 @@ from __future__ import annotations
 from generator.reading import explain, text
 from generator.reading.facts import Param
 from tests._helpers import a_corpus_run
-from tests.conftest import CORPUS
-
-LOCAL = CORPUS / "digline-local"
-RUN1 = LOCAL / "run1-baseline-candidate__2026-11-29T22-43-20-961326-00-00-b2a55669ae7e0169.json"
-RUN2 = LOCAL / "run2-changed__2026-11-29T22-43-33-810739-00-00-b2a55669ae7e0169.json"
-BASELINE = LOCAL / "baseline-support__promoted-from-run1.json"
-DIGLINE = CORPUS / "digline"
-
-
-def section(reading, name: str) -> list[tuple[str, dict[str, Param]]]:
-    return [(f.kind, f.params) for f in reading.facts if f.section == name]
+from tests.reading._documents import BASELINE, DIGLINE, RUN1, RUN2, section
 
 
 def at(case: str, check: str, **params: Param) -> dict[str, Param]:

@@ -5,16 +5,8 @@ from __future__ import annotations
 import pytest
 
 from generator.reading import DifferentJudges, DifferentRules, diff
-from generator.reading.facts import Param
 from tests._helpers import a_corpus_run, a_redacted_run, a_verdict
-from tests.conftest import CORPUS
-
-DIGLINE = CORPUS / "digline"
-LOCAL = CORPUS / "digline-local"
-
-
-def section(reading, name: str) -> list[tuple[str, dict[str, Param]]]:
-    return [(f.kind, f.params) for f in reading.facts if f.section == name]
+from tests.reading._documents import DIGLINE, RUN1, RUN2, section
 
 
 def test_two_fixture_runs_of_the_same_suite_differ_on_one_check_their_samples_cannot_separate():
@@ -65,12 +57,8 @@ def test_two_fixture_runs_of_the_same_suite_differ_on_one_check_their_samples_ca
 
 
 def test_run1_and_run2_differ_by_four_advantages_of_run1_none_beyond_the_intervals():
-    left = a_corpus_run(
-        LOCAL / "run1-baseline-candidate__2026-11-29T22-43-20-961326-00-00-b2a55669ae7e0169.json"
-    )
-    right = a_corpus_run(
-        LOCAL / "run2-changed__2026-11-29T22-43-33-810739-00-00-b2a55669ae7e0169.json"
-    )
+    left = a_corpus_run(RUN1)
+    right = a_corpus_run(RUN2)
     reading = diff(left, right)
     # The four flips of run 2 favour run 1 (the passing side); all four pairs of intervals
     # overlap (see the reading of run 2 against its baseline). 16 pairs within tolerance.
