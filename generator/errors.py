@@ -2,7 +2,11 @@
 
     RunsiteError                 raised on purpose, with a sentence for the reader
     └── Refused                  the user's input or request cannot be honoured: exit 64
-        └── DocumentRefused      a run document that cannot be read, migrated or trusted
+        ├── DocumentRefused      a run document that cannot be read, migrated or trusted
+        ├── NotComparable        two runs no reading may compare (reading.refusals)
+        │   ├── DifferentRules   a diff across different rules (config_hash)
+        │   └── DifferentJudges  a diff across different judge identities
+        └── UnknownLocale        a locale the reading has no catalog for (reading.locales)
 
 Anything that is not a ``RunsiteError`` is a defect of runsite itself: the CLI prints its
 traceback and exits 70. Every message names where the problem is (a file, a key path) and never
