@@ -32,48 +32,48 @@ Standing = Literal["favours", "errored", "only", "within"]
 class Row:
     """One slot of the diff."""
 
-    where: dict[str, Param]
+    pair: Pair
     standing: Standing
     side: Side | None = None
     """The side favoured, or the only side that has the check or that errored."""
     flip: bool = False
     intervals: tuple[Interval, Interval] | None = None
+    """Both runs' sampled intervals, for a favoured check sampled on both sides."""
+
+    @property
+    def overlaps(self) -> bool:
+        """Whether this check's two intervals share a point."""
+        return self.intervals is not None and overlap(*self.intervals)
 
 
 def diff(left: RedactedRun, right: RedactedRun) -> Reading:
     """The symmetric report of two runs that follow the same rules under the same judge."""
     refuse_unlike(left, right)
-    rows = [(_row(pair), pair) for pair in _in_symmetric_order(list(pairs(left, right)))]
-    favoured = [(r, p) for r, p in rows if r.standing == "favours"]
-    sampled = [(r, p) for r, p in favoured if r.intervals is not None]
-    overlapping = [(r, p) for r, p in sampled if r.intervals and overlap(*r.intervals)]
+    rows = [_row(pair) for pair in _in_symmetric_order(list(pairs(left, right)))]
+    favoured = [r for r in rows if r.standing == "favours"]
+    sampled = [r for r in favoured if r.intervals is not None]
+    overlapping = [r for r in sampled if r.overlaps]
     facts: list[Fact] = []
     if overlapping:
         facts.append(fact("head", "diff.head.overlap", count=len(overlapping), pairs=len(sampled)))
-        facts += [_overlap(r) for r, _ in overlapping]
-    within_count = sum(1 for r, _ in rows if r.standing == "within")
+        facts += [_overlap(r) for r in overlapping]
+    within = sum(1 for r in rows if r.standing == "within")
     facts.append(
-        fact(
-            "head",
-            "diff.head.checks",
-            count=len(rows),
-            differing=len(favoured),
-            within=within_count,
-        )
+        fact("head", "diff.head.checks", count=len(rows), differing=len(favoured), within=within)
     )
     if favoured:
         facts.append(fact("head", "diff.head.favours", **_sides(favoured)))
-    only = [(r, p) for r, p in rows if r.standing == "only"]
+    only = [r for r in rows if r.standing == "only"]
     if only:
         facts.append(fact("head", "diff.head.one_side", **_sides(only)))
-    errored = sum(1 for r, _ in rows if r.standing == "errored")
+    errored = sum(1 for r in rows if r.standing == "errored")
     if errored:
         facts.append(fact("head", "diff.head.errored", count=errored))
     if sampled:
-        beyond = [(r, p) for r, p in sampled if (r, p) not in overlapping]
+        beyond = [r for r in sampled if not r.overlaps]
         facts.append(fact("head", "diff.head.exceeds", **_sides(beyond), pairs=len(sampled)))
     for standing in ("favours", "errored", "only", "within"):
-        facts += [f for r, p in rows if r.standing == standing for f in _row_fact(r, p)]
+        facts += [f for r in rows if r.standing == standing for f in _row_fact(r)]
     return Reading("diff", left.key, right.key, tuple(facts))
 
 
@@ -88,26 +88,26 @@ def _in_symmetric_order(found: list[Pair]) -> list[Pair]:
 
 
 def _where(pair: Pair) -> dict[str, Param]:
+    """The check's name as either run gives it: the same whichever run is on the left."""
     labels = [c.where for c in (pair.left, pair.right) if c is not None]
     return min(labels, key=lambda where: str(where["check"]))
 
 
 def _row(pair: Pair) -> Row:
-    where = _where(pair)
     if pair.left is None or pair.right is None:
-        return Row(where, "only", "left" if pair.right is None else "right")
+        return Row(pair, "only", "left" if pair.right is None else "right")
     left, right = pair.left, pair.right
     errors = (left.verdict.status == "error", right.verdict.status == "error")
     if any(errors):
-        return Row(where, "errored", None if all(errors) else ("left" if errors[0] else "right"))
+        return Row(pair, "errored", None if all(errors) else ("left" if errors[0] else "right"))
     intervals = _intervals(left, right)
     if left.verdict.status != right.verdict.status:
         side: Side = "left" if left.verdict.status == "pass" else "right"
-        return Row(where, "favours", side, flip=True, intervals=intervals)
+        return Row(pair, "favours", side, flip=True, intervals=intervals)
     gap = at_precision(right.score - left.score)
     if within(abs(gap), max(left.verdict.tolerance, right.verdict.tolerance)):
-        return Row(where, "within")
-    return Row(where, "favours", "right" if gap > 0 else "left", intervals=intervals)
+        return Row(pair, "within")
+    return Row(pair, "favours", "right" if gap > 0 else "left", intervals=intervals)
 
 
 def _intervals(left: Check, right: Check) -> tuple[Interval, Interval] | None:
@@ -115,8 +115,8 @@ def _intervals(left: Check, right: Check) -> tuple[Interval, Interval] | None:
     return None if one is None or other is None else (one, other)
 
 
-def _sides(rows: list[tuple[Row, Pair]]) -> dict[str, Param]:
-    return {side: sum(1 for r, _ in rows if r.side == side) for side in ("left", "right")}
+def _sides(rows: list[Row]) -> dict[str, Param]:
+    return {side: sum(1 for r in rows if r.side == side) for side in ("left", "right")}
 
 
 def _overlap(row: Row) -> Fact:
@@ -125,7 +125,7 @@ def _overlap(row: Row) -> Fact:
     return fact(
         "head",
         "diff.overlap",
-        **row.where,
+        **_where(row.pair),
         left_low=left_low,
         left_high=left_high,
         right_low=right_low,
@@ -146,25 +146,22 @@ _ERRORED: dict[Side | None, Kind] = {
 }
 
 
-def _row_fact(row: Row, pair: Pair) -> list[Fact]:
+def _row_fact(row: Row) -> list[Fact]:
+    where = _where(row.pair)
     if row.standing == "only":
         return [
-            fact(
-                "checks", "diff.only_left" if row.side == "left" else "diff.only_right", **row.where
-            )
+            fact("checks", "diff.only_left" if row.side == "left" else "diff.only_right", **where)
         ]
     if row.standing == "errored":
-        return [fact("checks", _ERRORED[row.side], **row.where)]
-    assert pair.left is not None and pair.right is not None
-    left, right = pair.left.score, pair.right.score
+        return [fact("checks", _ERRORED[row.side], **where)]
+    assert row.pair.left is not None and row.pair.right is not None
+    left, right = row.pair.left.score, row.pair.right.score
     if row.standing == "within":
-        if left == right:
+        if at_precision(left) == at_precision(right):
             return []
-        tolerance = max(pair.left.verdict.tolerance, pair.right.verdict.tolerance)
-        return [
-            fact("checks", "diff.within", **row.where, left=left, right=right, tolerance=tolerance)
-        ]
+        tolerance = max(row.pair.left.verdict.tolerance, row.pair.right.verdict.tolerance)
+        return [fact("checks", "diff.within", **where, left=left, right=right, tolerance=tolerance)]
     kind = _FAVOURS[(row.side, row.flip)]
     if row.flip:
-        return [fact("checks", kind, **row.where, left=left, right=right)]
-    return [fact("checks", kind, **row.where, left=left, right=right, gap=abs(right - left))]
+        return [fact("checks", kind, **where, left=left, right=right)]
+    return [fact("checks", kind, **where, left=left, right=right, gap=abs(right - left))]
