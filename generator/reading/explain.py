@@ -3,7 +3,8 @@
 Alone, it says what ran, how it was set up, what it found and what its samples show, and it
 never speaks of any other run. Against a reference, a different judge comes first, before any
 number, because it qualifies every score after it; then a re-judged run, for the same reason;
-then the tallies, what differed underneath, and what moved.
+then the tallies, what differed underneath, and what moved. The rules count as the same only
+when the rules' hash is the same and no check's threshold, tolerance or samples differ.
 """
 
 from __future__ import annotations
@@ -13,7 +14,7 @@ from generator.reading import alone, compare
 from generator.reading.checks import checks_of
 from generator.reading.facts import Fact, Kind, Reading, fact
 from generator.reading.refusals import refuse_crossing
-from generator.reading.settings import judge_facts, underneath
+from generator.reading.settings import judge_facts, rule_facts, underneath
 
 
 def explain(run: RedactedRun, reference: RedactedRun | None = None) -> Reading:
@@ -32,17 +33,18 @@ def explain(run: RedactedRun, reference: RedactedRun | None = None) -> Reading:
     judge = judge_facts(reference, run)
     lead = [fact("ran", "tally.judge_changed")] if _judge_changed(judge) else []
     moved = compare.movements(run, reference)
-    rules: Kind = "tally.rules.same"
-    if run.config_hash != reference.config_hash:
-        rules = "tally.rules.changed"
+    rules = rule_facts(reference, run)
+    same: Kind = "tally.rules.same"
+    if rules or run.config_hash != reference.config_hash:
+        same = "tally.rules.changed"
     facts = [
         *lead,
         *alone.rejudged(run),
         *alone.tallies(run),
         *compare.tally(moved),
-        fact("ran", rules),
+        fact("ran", same),
         *alone.unpriced(run),
-        *underneath(reference, run, judge),
+        *underneath(reference, run, judge, rules),
         *compare.moved_facts(
             moved,
             alone.calibration_missed("moved", checks_of(run)),

@@ -175,7 +175,14 @@ def judge_facts(before: RedactedRun, now: RedactedRun) -> list[Fact]:
     ]
 
 
-def underneath(before: RedactedRun, now: RedactedRun, judge: list[Fact]) -> list[Fact]:
+def rule_facts(before: RedactedRun, now: RedactedRun) -> list[Fact]:
+    """How the rules differ, check by check."""
+    return [_rule_fact(move) for move in rule_moves(before, now)]
+
+
+def underneath(
+    before: RedactedRun, now: RedactedRun, judge: list[Fact], rules: list[Fact]
+) -> list[Fact]:
     """Every setting that differs, environment first and files under test last."""
     found: list[Fact] = []
     if before.environment != now.environment:
@@ -189,6 +196,6 @@ def underneath(before: RedactedRun, now: RedactedRun, judge: list[Fact]) -> list
         )
     found += _config_facts("target", before.target_config, now.target_config)
     found += judge
-    found += [_rule_fact(move) for move in rule_moves(before, now)]
+    found += rules
     found += _artifact_facts(before, now)
     return found

@@ -228,3 +228,15 @@ def test_a_case_whose_target_raised_says_why_it_could_not_be_judged():
     case = measured(a_verdict(score=None, status="error")) | {"error_kind": "raised"}
     reading = explain(a_run_of(case))
     assert kinds(reading, "found") == ["check.errored.raised"]
+
+
+def test_a_threshold_that_moved_is_named_and_the_rules_are_not_called_the_same():
+    before = a_run_of(measured(a_verdict(score=0.8, threshold=0.7)))
+    now = a_run_of(measured(a_verdict(score=0.8, threshold=0.75)))
+    reading = explain(now, before)
+    assert "tally.rules.changed" in kinds(reading, "ran")
+    assert only(reading, "setting.threshold.raised") == {
+        "check": "contains",
+        "before": 0.7,
+        "now": 0.75,
+    }

@@ -67,9 +67,9 @@ PHRASES: dict[str, str] = {
         "l'esito dipende da quali campioni sono capitati."
     ),
     "fact.tally.moved": (
-        "Rispetto al riferimento: {regressed} peggiorati, {errored} non giudicati da una parte "
-        "o da entrambe, {new} nuovi, {missing} scomparsi, {improved} migliorati, "
-        "{unchanged} invariati."
+        "Rispetto al riferimento: peggiorati {regressed}, non giudicati da una parte o da "
+        "entrambe {errored}, nuovi {new}, scomparsi {missing}, migliorati {improved}, "
+        "invariati {unchanged}."
     ),
     "fact.tally.denominator_moved.one": (
         "{count} controllo sull'intera esecuzione ha contato un numero di casi diverso da "
