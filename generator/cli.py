@@ -17,7 +17,12 @@ from typing import TYPE_CHECKING, Any, NoReturn, TypeVar
 import click
 
 from generator import __version__
-from generator.errors import DocumentRefused, RunsiteError
+from generator.errors import DocumentRefused, Refused, RunsiteError
+
+if TYPE_CHECKING:
+    from generator.document.model import Run
+    from generator.document.redacted import RedactedRun
+    from generator.reading import Reading
 
 if TYPE_CHECKING:
     from generator.archive import Archive
@@ -114,22 +119,12 @@ def redact(path: Path, disclose_tool_names: bool) -> int:
 
     Example: runsite redact runs/acme/support/2026-11-29T22-43-20-961326-00-00-b2a55669ae7e0169.json
     """
-    from generator.document.codec import parse_object, read_redacted, redacted_bytes
-    from generator.document.model import Run
+    from generator.document.codec import redacted_bytes
     from generator.document.redact import redact as redact_run
-    from generator.document.redacted import Disclosure, RedactedRun
-    from generator.files import read_bytes, read_document
+    from generator.document.redacted import Disclosure
 
     disclosure = Disclosure(tool_names=disclose_tool_names)
-    try:
-        if "disclosure" in parse_object(read_bytes(path)):
-            source: Run | RedactedRun = read_redacted(read_bytes(path))
-        else:
-            reading = read_document(path)
-            _warn_unknown(path, reading.unknown)
-            source = reading.run
-    except DocumentRefused as error:
-        raise error.located(str(path)) from None
+    source = _read_source(path)
     sys.stdout.buffer.write(redacted_bytes(redact_run(source, disclosure)))
     return 0
 
@@ -221,7 +216,6 @@ def _now() -> str:
 
 
 def _check_kept(no_archive: bool, out: Path | None) -> None:
-    from generator.errors import Refused
 
     if no_archive and out is None:
         raise Refused("--no-archive: give --out FILE, or the run would be lost")
@@ -241,7 +235,6 @@ def _keep(measured: Any, archive: Archive | None, out: Path | None, source: str)
 
 
 def _pair(item: str) -> tuple[str, str]:
-    from generator.errors import Refused
 
     key, equals, value = item.partition("=")
     if not equals or not key:
@@ -444,6 +437,99 @@ def log(as_json: bool, root: Path | None) -> int:
 
     entries = history(_open(root).history())
     return _print(entries, as_json, history_lines)
+
+
+@cli.command()
+@click.argument("run")
+@click.option("--against", metavar="RUN", help="Read the run against this reference run.")
+@click.option("--baseline", is_flag=True, help="Read the run against its suite's baseline.")
+@click.option("--locale", default="en", show_default=True, help="Language of the prose: en, it.")
+@click.option("--json", "as_json", is_flag=True, help="The facts as JSON (output_version 1).")
+@_root_option
+def explain(
+    run: str, against: str | None, baseline: bool, locale: str, as_json: bool, root: Path | None
+) -> int:
+    """Say what a run measured, alone or against a reference: facts, never advice.
+
+    Exit 0 when nothing got worse, 1 when something got worse than the reference (only with a
+    reference), 2 when something could not be judged. The JSON carries no prose, so --locale
+    does not change it.
+
+    Example: runsite explain runs/acme/support/<key>.json --against runs/acme/support/<ref>.json --locale it
+    """
+    from generator.reading import catalog
+    from generator.reading import explain as explain_run
+
+    catalog(locale)
+    if against is not None and baseline:
+        raise click.UsageError("--against and --baseline name the reference twice; give one")
+    measured = _run_at(run, root)
+    reference = _run_at(against, root) if against is not None else None
+    if baseline:
+        reference = _run_at(_open(root).baseline_of(measured.tenant, measured.suite), root)
+    reading = explain_run(measured, reference)
+    _print_reading(reading, locale, as_json)
+    return reading.exit_code
+
+
+@cli.command()
+@click.argument("left")
+@click.argument("right")
+@click.option("--locale", default="en", show_default=True, help="Language of the prose: en, it.")
+@click.option("--json", "as_json", is_flag=True, help="The facts as JSON (output_version 1).")
+@_root_option
+def diff(left: str, right: str, locale: str, as_json: bool, root: Path | None) -> int:
+    """Put two runs of the same rules and judge side by side; neither is the reference.
+
+    Always exit 0, unless the runs cannot be compared (different tenants, rules or judges): 64.
+
+    Example: runsite diff runs/acme/support/<key>.json runs/acme/support/<other>.json --json
+    """
+    from generator.reading import catalog
+    from generator.reading import diff as diff_runs
+
+    catalog(locale)
+    _print_reading(diff_runs(_run_at(left, root), _run_at(right, root)), locale, as_json)
+    return 0
+
+
+def _run_at(reference: str, root: Path | None) -> RedactedRun:
+    """The run a RUN argument names, as the reading sees it: redacted under the archive's
+    disclosure. RUN is a path to a document (full or redacted), or a reference the archive
+    resolves: a key, ``latest``, ``latest~N``, ``SUITE@latest``."""
+    from generator.document.redact import redact as redact_run
+
+    path = Path(reference)
+    if path.is_file():
+        return redact_run(_read_source(path))
+    archive = _open(root)
+    return redact_run(archive.read(reference, Path.cwd()), archive.config.disclosure)
+
+
+def _read_source(path: Path) -> Run | RedactedRun:
+    """A run document, migrated and validated, or a redacted one, as the file holds it."""
+    from generator.document.codec import parse_object, read_redacted
+    from generator.files import read_bytes, read_document
+
+    try:
+        if "disclosure" in parse_object(read_bytes(path)):
+            return read_redacted(read_bytes(path))
+        reading = read_document(path)
+    except DocumentRefused as error:
+        raise error.located(str(path)) from None
+    _warn_unknown(path, reading.unknown)
+    return reading.run
+
+
+def _print_reading(reading: Reading, locale: str, as_json: bool) -> None:
+    from generator.document.codec import canonical
+    from generator.reading import as_json as reading_json
+    from generator.reading import text
+
+    if as_json:
+        sys.stdout.buffer.write(canonical(reading_json(reading)))
+    else:
+        click.echo(text(reading, locale), nl=False)
 
 
 def _warn_unknown(path: Path, unknown: Sequence[str]) -> None:

@@ -6,7 +6,11 @@
         ├── SuiteRefused         a suite that breaks a rule when it loads
         ├── ArchiveRefused       the archive cannot do what was asked (no archive here, a bad
         │                        runsite.toml, a key taken by another run, git said no)
-        └── RunNotFound          a RUN reference that names no archived run, or more than one
+        ├── RunNotFound          a RUN reference that names no archived run, or more than one
+        ├── NotComparable        two runs no reading may compare (reading.refusals)
+        │   ├── DifferentRules   a diff across different rules (config_hash)
+        │   └── DifferentJudges  a diff across different judge identities
+        └── UnknownLocale        a locale the reading has no catalog for (reading.locales)
 
 Anything that is not a ``RunsiteError`` is a defect of runsite itself: the CLI prints its
 traceback and exits 70. Every message names where the problem is (a file, a key path) and never

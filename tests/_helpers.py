@@ -5,8 +5,15 @@ way to ask git what it holds."""
 from __future__ import annotations
 
 import copy
+import json
 import subprocess
+from pathlib import Path
 from typing import Any
+
+from generator.document.codec import read_run
+from generator.document.redact import redact
+from generator.document.redacted import RedactedRun, RedactedVerdict
+from generator.files import read_document
 
 MARKERS = {
     "output": "MARKoutputQ1",
@@ -149,6 +156,23 @@ def a_run(**overrides: Any) -> dict[str, Any]:
     }
     run.update(overrides)
     return run
+
+
+def a_redacted_run(**overrides: Any) -> RedactedRun:
+    """``a_run`` with overrides, read through the codec and redacted, as the reading sees it."""
+    return redact(read_run(json.dumps(a_run(**overrides)).encode()).run)
+
+
+def a_redacted_verdict(**overrides: Any) -> RedactedVerdict:
+    """``a_verdict`` with overrides, as a redacted run carries it (no reason)."""
+    verdict = a_verdict(**overrides)
+    del verdict["reason"]
+    return RedactedVerdict.model_validate(verdict)
+
+
+def a_corpus_run(path: Path) -> RedactedRun:
+    """A corpus document, read, migrated and redacted with nothing disclosed."""
+    return redact(read_document(path).run)
 
 
 def a_planted_run() -> dict[str, Any]:

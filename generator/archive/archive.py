@@ -116,6 +116,16 @@ class Archive:
             run = resolve(ref, catalog.runs(self.layout), self.layout, cwd)
             return read_document(self.layout.root / run.path).run
 
+    def baseline_of(self, tenant: str, suite: str) -> str:
+        """The key of a suite's reference run, or a refusal when it has none."""
+        with self.store.locked():
+            key = catalog.baselines(self.layout).get((tenant, suite))
+        if key is None:
+            raise ArchiveRefused(
+                f"{tenant}/{suite}: no baseline; runsite baseline set RUN makes one"
+            )
+        return key
+
     def set_baseline(self, ref: str, cwd: Path) -> tuple[ArchivedRun, str | None]:
         """Make the run ``ref`` names its suite's reference; the commit, None if it was already."""
         with self.store.locked():

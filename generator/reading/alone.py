@@ -1,0 +1,224 @@
+"""Facts of one run on its own: what ran, how it was set up, what it found, what its samples show.
+
+Nothing here looks at another run; these facts read the same whether or not a reference is
+given, which is why a reading against a reference reuses them.
+"""
+
+from __future__ import annotations
+
+from generator.document.numbers import at_precision
+from generator.document.record import CallTotals
+from generator.document.redacted import RedactedConfig, RedactedRun
+from generator.reading.checks import Check, checks_of
+from generator.reading.facts import Fact, Kind, Section, fact
+from generator.reading.samples import directions, exceedance, on_the_line
+
+
+def rejudged(run: RedactedRun) -> list[Fact]:
+    """That the scores judge answers recorded by another run: it qualifies every count."""
+    if run.rejudged_from is None:
+        return []
+    return [fact("ran", "tally.rejudged", source=run.rejudged_from)]
+
+
+def band_missed(check: Check) -> bool:
+    """A calibration check whose score left its band: the judge's scale is not the one set."""
+    score, band = check.verdict.score, check.band
+    if band is None or score is None:
+        return False
+    stored = at_precision(score)
+    return not at_precision(band.low) <= stored <= at_precision(band.high)
+
+
+def tallies(run: RedactedRun) -> list[Fact]:
+    """Cases, checks and their outcomes, and what could not be judged."""
+    checks = checks_of(run)
+    statuses = [c.verdict.status for c in checks]
+    suspended = sum(1 for case in run.results if case.suspended)
+    errored = statuses.count("error")
+    missed = sum(1 for c in checks if band_missed(c))
+    line = sum(1 for c in checks if on_the_line(c.verdict))
+    found = [fact("ran", "tally.cases", count=len(run.results))]
+    if suspended:
+        found.append(fact("ran", "tally.suspended", count=suspended))
+    found.append(
+        fact(
+            "ran",
+            "tally.checks",
+            count=len(checks),
+            passed=statuses.count("pass"),
+            failed=statuses.count("fail"),
+        )
+    )
+    if errored:
+        found.append(fact("ran", "tally.unjudged", count=errored))
+    if errored == len(checks):
+        found.append(fact("ran", "tally.nothing_judged"))
+    if missed:
+        found.append(fact("ran", "tally.calibration", count=missed))
+    if line:
+        found.append(fact("ran", "tally.on_the_line", count=line))
+    return found
+
+
+def unpriced(run: RedactedRun) -> list[Fact]:
+    """Sides whose bill is known to leave calls out."""
+    if run.usage is None:
+        return []
+    found = []
+    if run.usage.target.every_cost_known is False:
+        found.append(fact("ran", "tally.unpriced.target", spent=run.usage.target.spent_usd))
+    if run.usage.judge.every_cost_known is False:
+        found.append(fact("ran", "tally.unpriced.judge", spent=run.usage.judge.spent_usd))
+    return found
+
+
+def setup(run: RedactedRun) -> list[Fact]:
+    """When, where and on what the run was measured, and with which target and judge."""
+    found = [
+        fact(
+            "setup",
+            "setup.run",
+            suite=run.suite,
+            environment=run.environment,
+            created_at=run.created_at,
+        )
+    ]
+    commit = run.git_commit
+    if commit is None:
+        found.append(fact("setup", "setup.commit.none"))
+    elif commit.endswith("-dirty"):
+        found.append(fact("setup", "setup.commit.dirty", commit=commit.removesuffix("-dirty")))
+    else:
+        found.append(fact("setup", "setup.commit", commit=commit))
+    if run.projected:
+        found.append(fact("setup", "setup.projected"))
+    found += _config("target", run.target_config)
+    found += _config("judge", run.judge_config)
+    found += [fact("setup", "setup.artifact", path=path) for path in sorted(run.artifacts)]
+    if run.usage is not None:
+        found.append(_spent("setup.spent.target", run.usage.target))
+        found.append(_spent("setup.spent.judge", run.usage.judge))
+    return found
+
+
+_SETUP: dict[str, tuple[Kind, Kind, Kind, Kind]] = {
+    "target": (
+        "setup.target.none",
+        "setup.target.identity",
+        "setup.target.value",
+        "setup.withheld.target",
+    ),
+    "judge": (
+        "setup.judge.none",
+        "setup.judge.identity",
+        "setup.judge.value",
+        "setup.withheld.judge",
+    ),
+}
+
+
+def _config(side: str, config: RedactedConfig) -> list[Fact]:
+    none, identity, value, withheld = _SETUP[side]
+    identities = config.identities or []
+    values = config.values or {}
+    hidden = config.withheld or []
+    if not (identities or values or hidden):
+        return [fact("setup", none)]
+    found = [fact("setup", identity, identity=i) for i in identities]
+    found += [fact("setup", value, name=k, value=values[k]) for k in sorted(values)]
+    found += [fact("setup", withheld, name=name) for name in hidden]
+    return found
+
+
+def _spent(kind: Kind, totals: CallTotals) -> Fact:
+    return fact("setup", kind, calls=totals.calls, spent=totals.spent_usd)
+
+
+def found(run: RedactedRun) -> list[Fact]:
+    """Checks that failed, could not be judged or missed a calibration band; cases set aside."""
+    checks = checks_of(run)
+    facts = [
+        fact(
+            "found",
+            "check.failed",
+            **c.where,
+            score=c.score,
+            threshold=c.verdict.threshold,
+        )
+        for c in checks
+        if c.verdict.status == "fail"
+    ]
+    facts += [errored(c) for c in checks if c.verdict.status == "error"]
+    facts += calibration_missed("found", checks)
+    facts += suspended("found", run)
+    return facts
+
+
+def errored(check: Check) -> Fact:
+    """A check that could not be judged, with why its case errored when the run says."""
+    kind: Kind = "check.errored"
+    if check.error_kind == "raised":
+        kind = "check.errored.raised"
+    elif check.error_kind == "shape":
+        kind = "check.errored.shape"
+    return fact("found", kind, **check.where)
+
+
+def calibration_missed(section: Section, checks: list[Check]) -> list[Fact]:
+    """Calibration checks whose score fell outside the band set for the judge."""
+    return [
+        fact(
+            section,
+            "check.calibration_missed",
+            **c.where,
+            score=c.score,
+            low=c.band.low,
+            high=c.band.high,
+        )
+        for c in checks
+        if c.band is not None and band_missed(c)
+    ]
+
+
+def suspended(section: Section, run: RedactedRun) -> list[Fact]:
+    """Cases set aside, so nothing was measured on them."""
+    return [
+        fact(section, "case.suspended", case=case.case_id) for case in run.results if case.suspended
+    ]
+
+
+def sampled(run: RedactedRun) -> list[Fact]:
+    """Checks on the line, budgets with calls over their cap, judges split three ways."""
+    checks = checks_of(run)
+    facts = [
+        fact(
+            "samples",
+            "check.on_the_line",
+            **c.where,
+            low=interval[0],
+            high=interval[1],
+            threshold=c.verdict.threshold,
+        )
+        for c in checks
+        if (interval := c.sampled) and on_the_line(c.verdict)
+    ]
+    for c in checks:
+        over = exceedance(c.verdict)
+        if over is None:
+            continue
+        common = {**c.where, "count": over.count, "samples": over.samples, "cap": over.cap}
+        if over.worst == "at_cap":
+            facts.append(fact("samples", "check.over_cap.at_cap", **common))
+        elif over.worst == "unbounded":
+            facts.append(fact("samples", "check.over_cap.unbounded", **common))
+        else:
+            facts.append(fact("samples", "check.over_cap", **common, worst=over.worst))
+    for c in checks:
+        split = directions(c.verdict)
+        if split is not None:
+            zero, partial, full = split
+            facts.append(
+                fact("samples", "check.spread", **c.where, zero=zero, partial=partial, full=full)
+            )
+    return facts

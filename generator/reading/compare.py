@@ -1,0 +1,232 @@
+"""What moved between a run and its reference, check by check.
+
+Each slot is classified by the first rule that applies:
+
+1. only one run has it: ``new`` or ``missing``;
+2. either side errored: ``errored``;
+3. the status flipped between pass and fail: ``regressed`` or ``improved``. A flip is never
+   noise, whatever the tolerance or the intervals say;
+4. a whole-run check whose denominator (``considered``) moved is never ``unchanged``: it moved
+   by the sign of its delta, or, with no delta, only its denominator moved;
+5. the movement is within the **current** run's tolerance: ``unchanged`` (what was declared
+   acceptable comes before what was measured);
+6. the new score lies inside the **reference's** noise floor: ``within_noise``;
+7. otherwise ``regressed`` or ``improved`` by the sign of the delta.
+
+A calibration check measures the judge, not the system: it is left out unless it errored (its
+band is read on the run itself).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Literal
+
+from generator.document.numbers import at_precision, within
+from generator.document.redacted import RedactedRun, RedactedVerdict
+from generator.reading.checks import Check, Pair, pairs
+from generator.reading.facts import Fact, Kind, fact
+from generator.reading.samples import Interval, noise_floor, overlap
+
+Outcome = Literal[
+    "new",
+    "missing",
+    "errored",
+    "regressed",
+    "improved",
+    "unchanged",
+    "within_noise",
+    "denominator_moved",
+]
+
+
+@dataclass(frozen=True)
+class Movement:
+    """How one slot moved from the reference (``before``) to the run (``now``)."""
+
+    pair: Pair
+    outcome: Outcome
+    flip: bool = False
+    delta: float = 0.0
+    floor: Interval | None = None
+    denominators: tuple[int, int] | None = None
+    """The reference's and the run's ``considered`` counts, when they differ."""
+
+    @property
+    def reference(self) -> Check:
+        """The reference's check (present unless the outcome is ``new``)."""
+        assert self.pair.left is not None
+        return self.pair.left
+
+    @property
+    def run(self) -> Check:
+        """The run's check (present unless the outcome is ``missing``)."""
+        assert self.pair.right is not None
+        return self.pair.right
+
+
+def _considered(verdict: RedactedVerdict) -> int | None:
+    count = verdict.metadata.get("considered")
+    return count if isinstance(count, int) and not isinstance(count, bool) else None
+
+
+def _movement(pair: Pair) -> Movement | None:
+    before, now = pair.left, pair.right
+    errored = any(c is not None and c.verdict.status == "error" for c in (before, now))
+    if not errored and any(c is not None and c.band is not None for c in (before, now)):
+        return None
+    if before is None:
+        return Movement(pair, "new")
+    if now is None:
+        return Movement(pair, "missing")
+    if errored:
+        return Movement(pair, "errored")
+    if before.verdict.status != now.verdict.status:
+        return Movement(pair, "improved" if now.verdict.status == "pass" else "regressed", True)
+    delta = at_precision(now.score - before.score)
+    direction: Outcome = "regressed" if delta < 0 else "improved"
+    was, count = _considered(before.verdict), _considered(now.verdict)
+    if now.case is None and was is not None and count is not None and was != count:
+        outcome: Outcome = direction if delta else "denominator_moved"
+        return Movement(pair, outcome, delta=delta, denominators=(was, count))
+    if within(abs(delta), now.verdict.tolerance):
+        return Movement(pair, "unchanged", delta=delta)
+    floor = noise_floor(before)
+    if floor is not None and within(floor[0], now.score) and within(now.score, floor[1]):
+        return Movement(pair, "within_noise", delta=delta, floor=floor)
+    return Movement(pair, direction, delta=delta)
+
+
+def movements(run: RedactedRun, reference: RedactedRun) -> list[Movement]:
+    """Every slot of either run that is compared, in the run's reading order."""
+    return [m for pair in pairs(reference, run) if (m := _movement(pair)) is not None]
+
+
+def overlapping(moved: list[Movement]) -> list[tuple[Movement, Interval, Interval]]:
+    """Checks that moved although both runs' sampled intervals share a point."""
+    found = []
+    for m in moved:
+        if m.outcome in ("regressed", "improved"):
+            old, new = m.reference.sampled, m.run.sampled
+            if old is not None and new is not None and overlap(old, new):
+                found.append((m, old, new))
+    return found
+
+
+def tally(moved: list[Movement]) -> list[Fact]:
+    """How many checks fell under each outcome."""
+    outcomes = [m.outcome for m in moved]
+    found = [
+        fact(
+            "ran",
+            "tally.moved",
+            regressed=outcomes.count("regressed"),
+            errored=outcomes.count("errored"),
+            new=outcomes.count("new"),
+            missing=outcomes.count("missing"),
+            improved=outcomes.count("improved"),
+            unchanged=outcomes.count("unchanged") + outcomes.count("within_noise"),
+        )
+    ]
+    denominators = sum(1 for m in moved if m.denominators is not None)
+    if denominators:
+        found.append(fact("ran", "tally.denominator_moved", count=denominators))
+    if "within_noise" in outcomes:
+        found.append(fact("ran", "tally.within_noise", count=outcomes.count("within_noise")))
+    return found
+
+
+_ORDER: tuple[Outcome, ...] = ("regressed", "errored", "new", "missing", "improved")
+_QUIET: tuple[Outcome, ...] = ("unchanged", "within_noise")
+
+
+def moved_facts(
+    moved: list[Movement], calibration: list[Fact], suspended: list[Fact]
+) -> list[Fact]:
+    """The section "what moved": first the checks that moved inside overlapping intervals,
+    then each outcome in turn, the run's missed calibration bands after the errored checks,
+    the denominators that moved, and the cases set aside last."""
+    found: list[Fact] = []
+    overlaps = overlapping(moved)
+    if overlaps:
+        total = sum(1 for m in moved if m.outcome in ("regressed", "improved"))
+        found.append(fact("moved", "moved.overlap", count=len(overlaps), moved=total))
+        found += [
+            fact(
+                "moved",
+                "check.overlap",
+                **m.pair.named.where,
+                before_low=old[0],
+                before_high=old[1],
+                now_low=new[0],
+                now_high=new[1],
+            )
+            for m, old, new in overlaps
+        ]
+    for outcome in _ORDER:
+        found += [f for m in moved if m.outcome == outcome for f in _fact_of(m)]
+        if outcome == "errored":
+            found += calibration
+    found += [f for m in moved if m.outcome in _QUIET for f in _fact_of(m)]
+    for m in moved:
+        if m.denominators is not None:
+            was, count = m.denominators
+            where = m.pair.named.where
+            found.append(fact("moved", "check.denominator_moved", **where, before=was, now=count))
+    return found + suspended
+
+
+_FLIP: dict[str, Kind] = {"regressed": "check.regressed.flip", "improved": "check.improved.flip"}
+_SCORED: dict[str, Kind] = {
+    "regressed": "check.regressed",
+    "improved": "check.improved",
+    "unchanged": "check.unchanged",
+}
+
+
+def _fact_of(m: Movement) -> list[Fact]:
+    """The fact that says how one check moved; none for a score that did not move at all."""
+    where = m.pair.named.where
+    if m.outcome == "new":
+        if m.run.verdict.status == "error":
+            return [fact("moved", "check.new.error", **where)]
+        return [
+            fact("moved", "check.new", **where, now=m.run.score, threshold=m.run.verdict.threshold)
+        ]
+    if m.outcome == "missing":
+        return [fact("moved", "check.missing", **where)]
+    if m.outcome == "errored":
+        return [fact("moved", _errored_kind(m), **where)]
+    before, now = m.reference.score, m.run.score
+    if m.flip:
+        threshold = m.run.verdict.threshold
+        return [
+            fact("moved", _FLIP[m.outcome], **where, before=before, now=now, threshold=threshold)
+        ]
+    if m.outcome == "within_noise" and m.floor is not None:
+        low, high = m.floor
+        return [
+            fact("moved", "check.within_noise", **where, before=before, now=now, low=low, high=high)
+        ]
+    if m.outcome in _SCORED and m.delta:
+        tolerance = m.run.verdict.tolerance
+        return [
+            fact(
+                "moved",
+                _SCORED[m.outcome],
+                **where,
+                before=before,
+                now=now,
+                delta=m.delta,
+                tolerance=tolerance,
+            )
+        ]
+    return []
+
+
+def _errored_kind(m: Movement) -> Kind:
+    before = m.reference.verdict.status == "error"
+    now = m.run.verdict.status == "error"
+    if before and now:
+        return "check.errored.both"
+    return "check.errored.now" if now else "check.errored.before"

@@ -1,0 +1,60 @@
+"""``explain``: the reading of one run, alone or against a reference.
+
+Alone, it says what ran, how it was set up, what it found and what its samples show, and it
+never speaks of any other run. Against a reference, a different judge comes first, before any
+number, because it qualifies every score after it; then a re-judged run, for the same reason;
+then the tallies, what differed underneath, and what moved. The rules count as the same only
+when the rules' hash is the same and no check's threshold, tolerance or samples differ.
+"""
+
+from __future__ import annotations
+
+from generator.document.redacted import RedactedRun
+from generator.reading import alone, compare
+from generator.reading.checks import checks_of
+from generator.reading.facts import Fact, Kind, Reading, fact
+from generator.reading.refusals import refuse_crossing
+from generator.reading.settings import judge_facts, rule_facts, underneath
+
+
+def explain(run: RedactedRun, reference: RedactedRun | None = None) -> Reading:
+    """The facts of ``run``, against ``reference`` when one is given."""
+    if reference is None:
+        facts = [
+            *alone.rejudged(run),
+            *alone.tallies(run),
+            *alone.unpriced(run),
+            *alone.setup(run),
+            *alone.found(run),
+            *alone.sampled(run),
+        ]
+        return Reading("run", run.key, None, tuple(facts))
+    refuse_crossing(run, reference)
+    judge = judge_facts(reference, run)
+    lead = [fact("ran", "tally.judge_changed")] if _judge_changed(judge) else []
+    moved = compare.movements(run, reference)
+    rules = rule_facts(reference, run)
+    same: Kind = "tally.rules.same"
+    if rules or run.config_hash != reference.config_hash:
+        same = "tally.rules.changed"
+    facts = [
+        *lead,
+        *alone.rejudged(run),
+        *alone.tallies(run),
+        *compare.tally(moved),
+        fact("ran", same),
+        *alone.unpriced(run),
+        *underneath(reference, run, judge, rules),
+        *compare.moved_facts(
+            moved,
+            alone.calibration_missed("moved", checks_of(run)),
+            alone.suspended("moved", run),
+        ),
+        *alone.sampled(run),
+    ]
+    return Reading("reference", run.key, reference.key, tuple(facts))
+
+
+def _judge_changed(judge: list[Fact]) -> bool:
+    """A judge whose identities or settings differ; a withheld setting is no evidence either way."""
+    return any(f.kind != "setting.judge.unknown" for f in judge)

@@ -1,0 +1,191 @@
+"""The reading's one currency: a fact is a kind (its catalog key) and named parameters.
+
+Prose in either language and the JSON output are renderings of the same tuple of facts, so
+they cannot disagree. A parameter is a number, a count or a name that may be published (case
+ids, check names, config values, run keys); never a reason, an output or anything else that
+is payload, since the reading only ever sees a ``RedactedRun``. Every float is stored at
+storage precision, so two renderings print the same six decimals.
+
+The exit code is decided here too, from the facts alone, by ``exit_code``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Literal, get_args
+
+from generator.document.numbers import at_precision
+
+Param = str | int | float
+Scope = Literal["run", "reference", "diff"]
+Section = Literal["ran", "setup", "found", "underneath", "moved", "samples", "head", "checks"]
+
+SECTIONS: dict[Scope, tuple[Section, ...]] = {
+    "run": ("ran", "setup", "found", "samples"),
+    "reference": ("ran", "underneath", "moved", "samples"),
+    "diff": ("head", "checks"),
+}
+"""Which sections a reading of each scope has, in the order they are read."""
+
+Kind = Literal[
+    # What ran: tallies of the run (and, against a reference, of what moved).
+    "tally.judge_changed",
+    "tally.rejudged",
+    "tally.cases",
+    "tally.suspended",
+    "tally.checks",
+    "tally.unjudged",
+    "tally.nothing_judged",
+    "tally.calibration",
+    "tally.on_the_line",
+    "tally.moved",
+    "tally.denominator_moved",
+    "tally.within_noise",
+    "tally.rules.same",
+    "tally.rules.changed",
+    "tally.unpriced.target",
+    "tally.unpriced.judge",
+    # How a run alone was set up.
+    "setup.run",
+    "setup.commit",
+    "setup.commit.dirty",
+    "setup.commit.none",
+    "setup.projected",
+    "setup.target.identity",
+    "setup.target.value",
+    "setup.target.none",
+    "setup.judge.identity",
+    "setup.judge.value",
+    "setup.judge.none",
+    "setup.withheld.target",
+    "setup.withheld.judge",
+    "setup.artifact",
+    "setup.spent.target",
+    "setup.spent.judge",
+    # What differed underneath a run and its reference.
+    "setting.environment",
+    "setting.target.changed",
+    "setting.target.added",
+    "setting.target.removed",
+    "setting.target.unknown",
+    "setting.judge.changed",
+    "setting.judge.added",
+    "setting.judge.removed",
+    "setting.judge.unknown",
+    "setting.judge.identity.added",
+    "setting.judge.identity.removed",
+    "setting.threshold.raised",
+    "setting.threshold.lowered",
+    "setting.tolerance.narrowed",
+    "setting.tolerance.widened",
+    "setting.samples",
+    "setting.rule.added",
+    "setting.rule.removed",
+    "setting.artifact.added",
+    "setting.artifact.removed",
+    "setting.artifact.changed",
+    "setting.artifact.unknown",
+    # One check (or case), alone or against a reference.
+    "moved.overlap",
+    "check.overlap",
+    "check.regressed.flip",
+    "check.regressed",
+    "check.errored",
+    "check.errored.raised",
+    "check.errored.shape",
+    "check.errored.now",
+    "check.errored.before",
+    "check.errored.both",
+    "check.calibration_missed",
+    "check.new",
+    "check.new.error",
+    "check.missing",
+    "check.improved.flip",
+    "check.improved",
+    "check.unchanged",
+    "check.within_noise",
+    "check.denominator_moved",
+    "check.failed",
+    "case.suspended",
+    # What the samples of one check show.
+    "check.on_the_line",
+    "check.over_cap",
+    "check.over_cap.at_cap",
+    "check.over_cap.unbounded",
+    "check.spread",
+    # Two runs side by side.
+    "diff.head.overlap",
+    "diff.overlap",
+    "diff.head.checks",
+    "diff.head.favours",
+    "diff.head.one_side",
+    "diff.head.errored",
+    "diff.head.exceeds",
+    "diff.favours_left",
+    "diff.favours_left.flip",
+    "diff.favours_right",
+    "diff.favours_right.flip",
+    "diff.errored.left",
+    "diff.errored.right",
+    "diff.errored.both",
+    "diff.only_left",
+    "diff.only_right",
+    "diff.within",
+]
+KINDS: frozenset[str] = frozenset(get_args(Kind))
+
+WORSE: frozenset[Kind] = frozenset({"check.regressed", "check.regressed.flip"})
+"""Kinds that mean the run got worse than its reference: exit 1."""
+UNJUDGED: frozenset[Kind] = frozenset(
+    {"tally.unjudged", "tally.nothing_judged", "tally.calibration"}
+)
+"""Kinds that mean something in the run could not be judged: exit 2."""
+
+
+@dataclass(frozen=True)
+class Fact:
+    """One statement of the reading, in no language yet."""
+
+    section: Section
+    kind: Kind
+    params: dict[str, Param]
+
+
+def fact(section: Section, kind: Kind, **params: Param) -> Fact:
+    """A fact, with every float at storage precision."""
+    return Fact(
+        section,
+        kind,
+        {k: at_precision(v) if isinstance(v, float) else v for k, v in params.items()},
+    )
+
+
+@dataclass(frozen=True)
+class Reading:
+    """What the reading says about one run, a run against its reference, or two runs.
+
+    In a diff, ``run_key`` is the left run and ``reference_key`` the right one.
+    """
+
+    scope: Scope
+    run_key: str
+    reference_key: str | None
+    facts: tuple[Fact, ...]
+
+    @property
+    def exit_code(self) -> int:
+        """See ``exit_code``."""
+        return exit_code(self.scope, self.facts)
+
+
+def exit_code(scope: Scope, facts: tuple[Fact, ...]) -> int:
+    """0 fine, 1 worse than the reference, 2 something could not be judged; 1 outranks 2.
+
+    Only a reading against a reference can say worse, and a diff never gates.
+    """
+    kinds = {f.kind for f in facts}
+    if scope == "reference" and kinds & WORSE:
+        return 1
+    if scope != "diff" and kinds & UNJUDGED:
+        return 2
+    return 0

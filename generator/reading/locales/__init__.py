@@ -1,0 +1,30 @@
+"""The reading's two languages, as catalogs with the same keys and the same placeholders.
+
+A key is ``fact.<kind>`` for a fact, with ``.one`` and ``.many`` variants where the sentence
+turns on its ``count``; ``heading.<section>``, ``title.<scope>``, ``where.case``,
+``where.run`` and ``nothing`` frame them. Each language is written in its own words; only the
+order of the placeholders is shared, so two readings of one run line up number by number.
+"""
+
+from __future__ import annotations
+
+from generator.errors import Refused
+from generator.reading.locales import en, it
+
+CATALOGS: dict[str, dict[str, str]] = {"en": en.PHRASES, "it": it.PHRASES}
+"""Every locale the reading speaks, by code."""
+
+
+class UnknownLocale(Refused):
+    """A locale the reading has no catalog for."""
+
+
+def catalog(locale: str) -> dict[str, str]:
+    """The phrases of ``locale``, or a refusal listing the locales there are."""
+    try:
+        return CATALOGS[locale]
+    except KeyError:
+        available = ", ".join(sorted(CATALOGS))
+        raise UnknownLocale(
+            f"--locale: no catalog for {locale!r}; available: {available}"
+        ) from None

@@ -1,0 +1,333 @@
+"""Italiano: ogni frase della lettura, scritta per chi non legge il codice.
+
+Placeholders keep the English order, so the numbers of two readings line up one to one.
+"""
+
+from __future__ import annotations
+
+PHRASES: dict[str, str] = {
+    "title.run": "Lettura dell'esecuzione {run}",
+    "title.reference": "Esecuzione {run} letta rispetto al riferimento {reference}",
+    "title.diff": "Le esecuzioni {left} e {right}, una accanto all'altra",
+    "heading.ran": "L'esecuzione in cifre",
+    "heading.setup": "Condizioni della misura",
+    "heading.found": "Non superati, non giudicati, messi da parte",
+    "heading.underneath": "Differenze nelle condizioni",
+    "heading.moved": "Controllo per controllo, rispetto al riferimento",
+    "heading.samples": "Che cosa mostrano i campioni",
+    "heading.head": "Sintesi delle due esecuzioni",
+    "heading.checks": "Controllo per controllo",
+    "nothing": "Niente da segnalare.",
+    "where.case": "{check} sul caso {case}",
+    "where.run": "{check} sull'intera esecuzione",
+    # L'esecuzione in cifre
+    "fact.tally.judge_changed": (
+        "Il giudice non è quello con cui è stato valutato il riferimento: questi punteggi non "
+        "sono confrontabili con i suoi."
+    ),
+    "fact.tally.rejudged": (
+        "I punteggi vengono dal giudizio delle risposte registrate dall'esecuzione {source}; "
+        "non è stata raccolta alcuna risposta nuova."
+    ),
+    "fact.tally.cases.one": "L'esecuzione comprende {count} caso.",
+    "fact.tally.cases.many": "L'esecuzione comprende {count} casi.",
+    "fact.tally.suspended.one": "Di questi, {count} è stato messo da parte e non è stato misurato.",
+    "fact.tally.suspended.many": (
+        "Di questi, {count} sono stati messi da parte e non sono stati misurati."
+    ),
+    "fact.tally.checks.one": (
+        "È stato eseguito {count} controllo: superati {passed}, non superati {failed}."
+    ),
+    "fact.tally.checks.many": (
+        "Sono stati eseguiti {count} controlli: superati {passed}, non superati {failed}."
+    ),
+    "fact.tally.unjudged.one": (
+        "{count} controllo non ha potuto essere giudicato: su quel punto l'esecuzione non dice "
+        "nulla."
+    ),
+    "fact.tally.unjudged.many": (
+        "{count} controlli non hanno potuto essere giudicati: su quei punti l'esecuzione non "
+        "dice nulla."
+    ),
+    "fact.tally.nothing_judged": "Nessun controllo ha prodotto un punteggio.",
+    "fact.tally.calibration.one": (
+        "{count} controllo di taratura è uscito dalla banda fissata per il suo giudice: la "
+        "scala del giudice non è quella su cui era stato tarato."
+    ),
+    "fact.tally.calibration.many": (
+        "{count} controlli di taratura sono usciti dalle bande fissate per il loro giudice: la "
+        "scala del giudice non è quella su cui era stato tarato."
+    ),
+    "fact.tally.on_the_line.one": (
+        "{count} controllo è sul filo: i suoi campioni stanno a cavallo della soglia, quindi "
+        "l'esito dipende da quali campioni sono capitati."
+    ),
+    "fact.tally.on_the_line.many": (
+        "{count} controlli sono sul filo: i loro campioni stanno a cavallo della soglia, quindi "
+        "l'esito dipende da quali campioni sono capitati."
+    ),
+    "fact.tally.moved": (
+        "Rispetto al riferimento: peggiorati {regressed}, non giudicati da una parte o da "
+        "entrambe {errored}, nuovi {new}, scomparsi {missing}, migliorati {improved}, "
+        "invariati {unchanged}."
+    ),
+    "fact.tally.denominator_moved.one": (
+        "{count} controllo sull'intera esecuzione ha contato un numero di casi diverso da "
+        "quello del riferimento, e il suo punteggio non viene mai letto come invariato."
+    ),
+    "fact.tally.denominator_moved.many": (
+        "{count} controlli sull'intera esecuzione hanno contato un numero di casi diverso da "
+        "quello del riferimento, e i loro punteggi non vengono mai letti come invariati."
+    ),
+    "fact.tally.within_noise.one": (
+        "{count} controllo si è spostato meno del margine di rumore del riferimento."
+    ),
+    "fact.tally.within_noise.many": (
+        "{count} controlli si sono spostati meno del margine di rumore del riferimento."
+    ),
+    "fact.tally.rules.same": (
+        "Le regole (controlli, soglie, tolleranze, campioni) sono quelle del riferimento."
+    ),
+    "fact.tally.rules.changed": (
+        "Le regole (controlli, soglie, tolleranze, campioni) non sono quelle del riferimento."
+    ),
+    "fact.tally.unpriced.target": (
+        "Non tutte le chiamate al sistema valutato hanno riportato il proprio costo: i {spent} "
+        "USD registrati contano soltanto quelle che lo hanno fatto."
+    ),
+    "fact.tally.unpriced.judge": (
+        "Non tutte le chiamate al giudice hanno riportato il proprio costo: i {spent} USD "
+        "registrati contano soltanto quelle che lo hanno fatto."
+    ),
+    # Condizioni della misura
+    "fact.setup.run": "Suite {suite}, ambiente {environment}, misurata il {created_at}.",
+    "fact.setup.commit": "Codice al commit {commit}.",
+    "fact.setup.commit.dirty": (
+        "Codice al commit {commit}, con modifiche non salvate nel repository: il codice "
+        "misurato non coincide esattamente con quel commit."
+    ),
+    "fact.setup.commit.none": (
+        "Nessun commit registrato: la suite non si trovava in un repository git."
+    ),
+    "fact.setup.projected": "In questa esecuzione i nomi sono sostituiti da token.",
+    "fact.setup.target.none": "Le impostazioni del sistema valutato non sono state dichiarate.",
+    "fact.setup.target.identity": "Sistema valutato: {identity}.",
+    "fact.setup.target.value": "Impostazione {name} del sistema valutato: {value}.",
+    "fact.setup.judge.none": "Nessuna impostazione del giudice è stata dichiarata.",
+    "fact.setup.judge.identity": "Giudice: {identity}.",
+    "fact.setup.judge.value": "Impostazione {name} del giudice: {value}.",
+    "fact.setup.withheld.target": (
+        "L'impostazione {name} del sistema valutato è tenuta fuori da questo documento."
+    ),
+    "fact.setup.withheld.judge": (
+        "L'impostazione {name} del giudice è tenuta fuori da questo documento."
+    ),
+    "fact.setup.artifact": "File sotto test: {path}.",
+    "fact.setup.spent.target": "Chiamate al sistema valutato: {calls}, per {spent} USD.",
+    "fact.setup.spent.judge": "Chiamate al giudice: {calls}, per {spent} USD.",
+    # Differenze nelle condizioni
+    "fact.setting.environment": (
+        "L'ambiente non è lo stesso: {before} per il riferimento, {now} per questa esecuzione."
+    ),
+    "fact.setting.target.changed": (
+        "L'impostazione {name} del sistema valutato è passata da {before} a {now}."
+    ),
+    "fact.setting.target.added": (
+        "L'impostazione {name} del sistema valutato compare solo qui, con valore {now}."
+    ),
+    "fact.setting.target.removed": (
+        "L'impostazione {name} del sistema valutato, {before} nel riferimento, qui manca."
+    ),
+    "fact.setting.target.unknown": (
+        "L'impostazione {name} del sistema valutato è nascosta in almeno una delle due "
+        "esecuzioni: non si sa se sia cambiata."
+    ),
+    "fact.setting.judge.changed": "L'impostazione {name} del giudice è passata da {before} a {now}.",
+    "fact.setting.judge.added": (
+        "L'impostazione {name} del giudice compare solo qui, con valore {now}."
+    ),
+    "fact.setting.judge.removed": (
+        "L'impostazione {name} del giudice, {before} nel riferimento, qui manca."
+    ),
+    "fact.setting.judge.unknown": (
+        "L'impostazione {name} del giudice è nascosta in almeno una delle due esecuzioni: non "
+        "si sa se sia cambiata."
+    ),
+    "fact.setting.judge.identity.added": (
+        "Il giudice {identity} ha valutato questa esecuzione ma non il riferimento."
+    ),
+    "fact.setting.judge.identity.removed": (
+        "Il giudice {identity} ha valutato il riferimento ma non questa esecuzione."
+    ),
+    "fact.setting.threshold.raised": (
+        "La soglia di {check} è salita da {before} a {now}: una regola più severa."
+    ),
+    "fact.setting.threshold.lowered": (
+        "La soglia di {check} è scesa da {before} a {now}: una regola più indulgente."
+    ),
+    "fact.setting.tolerance.narrowed": (
+        "La tolleranza di {check} si è ristretta da {before} a {now}."
+    ),
+    "fact.setting.tolerance.widened": (
+        "La tolleranza di {check} si è allargata da {before} a {now}."
+    ),
+    "fact.setting.samples": "Il numero di campioni di {check} è passato da {before} a {now}.",
+    "fact.setting.rule.added": "Il controllo {check} è nuovo in queste regole.",
+    "fact.setting.rule.removed": "Il controllo {check} non fa più parte delle regole.",
+    "fact.setting.artifact.added": (
+        "Il file {path} è sotto test qui, mentre nel riferimento non c'era."
+    ),
+    "fact.setting.artifact.removed": (
+        "Il file {path} era sotto test nel riferimento, mentre qui non c'è."
+    ),
+    "fact.setting.artifact.changed": ("Il contenuto del file {path} non è quello del riferimento."),
+    "fact.setting.artifact.unknown": (
+        "Il file {path} è nascosto in almeno una delle due esecuzioni: non si sa se sia cambiato."
+    ),
+    # Controllo per controllo, rispetto al riferimento
+    "fact.moved.overlap.one": (
+        "Dei controlli che si sono mossi ({moved}), {count} lo ha fatto con gli intervalli "
+        "campionati delle due esecuzioni sovrapposti: su quel controllo i campioni non "
+        "distinguono le due esecuzioni."
+    ),
+    "fact.moved.overlap.many": (
+        "Dei controlli che si sono mossi ({moved}), {count} lo hanno fatto con gli intervalli "
+        "campionati delle due esecuzioni sovrapposti: su quei controlli i campioni non "
+        "distinguono le due esecuzioni."
+    ),
+    "fact.check.overlap": (
+        "{where}: il riferimento ha campionato da {before_low} a {before_high}, questa "
+        "esecuzione da {now_low} a {now_high}."
+    ),
+    "fact.check.regressed.flip": (
+        "{where} è passato da superato a non superato: da {before} a {now}, con soglia {threshold}."
+    ),
+    "fact.check.regressed": (
+        "{where} è sceso da {before} a {now} ({delta}), più della sua tolleranza di {tolerance}."
+    ),
+    "fact.check.errored": "{where} non ha potuto essere giudicato.",
+    "fact.check.errored.raised": (
+        "{where} non ha potuto essere giudicato: il sistema valutato, o il codice che lo "
+        "avvolge, ha sollevato un errore."
+    ),
+    "fact.check.errored.shape": (
+        "{where} non ha potuto essere giudicato: il sistema valutato ha restituito qualcosa "
+        "che non è una risposta."
+    ),
+    "fact.check.errored.now": "{where} non ha potuto essere giudicato in questa esecuzione.",
+    "fact.check.errored.before": (
+        "{where} non ha potuto essere giudicato nel riferimento, quindi il punteggio di questa "
+        "esecuzione non ha termini di confronto."
+    ),
+    "fact.check.errored.both": (
+        "{where} non ha potuto essere giudicato né nel riferimento né in questa esecuzione."
+    ),
+    "fact.check.calibration_missed": (
+        "{where} ha ottenuto {score}, fuori dalla banda di taratura che va da {low} a {high}."
+    ),
+    "fact.check.new": (
+        "{where} è nuovo: ha ottenuto {now} con soglia {threshold}, e nel riferimento non ha "
+        "termini di confronto."
+    ),
+    "fact.check.new.error": "{where} è nuovo e non ha potuto essere giudicato.",
+    "fact.check.missing": "{where} c'era nel riferimento e in questa esecuzione manca.",
+    "fact.check.improved.flip": (
+        "{where} è passato da non superato a superato: da {before} a {now}, con soglia {threshold}."
+    ),
+    "fact.check.improved": (
+        "{where} è salito da {before} a {now} ({delta}), più della sua tolleranza di {tolerance}."
+    ),
+    "fact.check.unchanged": (
+        "{where} si è spostato da {before} a {now} ({delta}), entro la sua tolleranza di "
+        "{tolerance}."
+    ),
+    "fact.check.within_noise": (
+        "{where} si è spostato da {before} a {now}, dentro il margine di rumore del "
+        "riferimento, che va da {low} a {high}."
+    ),
+    "fact.check.denominator_moved": (
+        "{where} è stato calcolato su {before} casi nel riferimento e su {now} qui."
+    ),
+    # Non superati, non giudicati, messi da parte
+    "fact.check.failed": "{where} non è stato superato: {score} con soglia {threshold}.",
+    "fact.case.suspended": (
+        "{case} non è stato misurato: il caso è sospeso, e il motivo resta fuori da questo "
+        "documento."
+    ),
+    # Che cosa mostrano i campioni
+    "fact.check.on_the_line": (
+        "{where} è sul filo: i suoi campioni vanno da {low} a {high}, e la soglia {threshold} "
+        "cade in mezzo."
+    ),
+    "fact.check.over_cap": (
+        "{where}: {count} chiamate su {samples} oltre il tetto per chiamata di {cap} USD; la "
+        "più cara è arrivata a {worst} USD."
+    ),
+    "fact.check.over_cap.at_cap": (
+        "{where}: {count} chiamate su {samples} oltre il tetto per chiamata di {cap} USD; la "
+        "più cara sta sul tetto stesso, più vicino di quanto i punteggi sappiano distinguere."
+    ),
+    "fact.check.over_cap.unbounded": (
+        "{where}: {count} chiamate su {samples} oltre il tetto per chiamata di {cap} USD; la "
+        "più cara ha punteggio 0, che non permette di dare una cifra al suo costo."
+    ),
+    "fact.check.spread": (
+        "{where}: i campioni del giudice vanno in tre direzioni: {zero} a 0, {partial} nel "
+        "mezzo, {full} a 1."
+    ),
+    # Le due esecuzioni
+    "fact.diff.head.overlap.one": (
+        "Delle differenze campionate da entrambe le parti ({pairs}), {count} ha intervalli che "
+        "si sovrappongono: quel controllo non distingue le due esecuzioni."
+    ),
+    "fact.diff.head.overlap.many": (
+        "Delle differenze campionate da entrambe le parti ({pairs}), {count} hanno intervalli "
+        "che si sovrappongono: quei controlli non distinguono le due esecuzioni."
+    ),
+    "fact.diff.overlap": (
+        "{where}: l'esecuzione di sinistra ha campionato da {left_low} a {left_high}, quella "
+        "di destra da {right_low} a {right_high}."
+    ),
+    "fact.diff.head.checks": (
+        "Controlli in tutto: {count}; oltre la tolleranza: {differing}; entro la tolleranza: "
+        "{within}."
+    ),
+    "fact.diff.head.favours": (
+        "Differenze a favore dell'esecuzione di sinistra: {left}; a favore di quella di "
+        "destra: {right}."
+    ),
+    "fact.diff.head.one_side": (
+        "Controlli presenti solo a sinistra: {left}; solo a destra: {right}."
+    ),
+    "fact.diff.head.errored": (
+        "Controlli non giudicati da una parte o da entrambe, che non favoriscono nessuna delle "
+        "due: {count}."
+    ),
+    "fact.diff.head.exceeds": (
+        "Delle differenze campionate da entrambe le parti ({pairs}), vantaggi dell'esecuzione "
+        "di sinistra che cadono oltre entrambi gli intervalli osservati: {left}; "
+        "dell'esecuzione di destra: {right}."
+    ),
+    "fact.diff.favours_left": (
+        "{where} favorisce l'esecuzione di sinistra: {left} contro {right}, uno scarto di {gap}."
+    ),
+    "fact.diff.favours_left.flip": (
+        "{where} è superato a sinistra e non superato a destra: {left} contro {right}."
+    ),
+    "fact.diff.favours_right": (
+        "{where} favorisce l'esecuzione di destra: {left} contro {right}, uno scarto di {gap}."
+    ),
+    "fact.diff.favours_right.flip": (
+        "{where} non è superato a sinistra ed è superato a destra: {left} contro {right}."
+    ),
+    "fact.diff.errored.left": (
+        "{where} non ha potuto essere giudicato nell'esecuzione di sinistra."
+    ),
+    "fact.diff.errored.right": "{where} non ha potuto essere giudicato nell'esecuzione di destra.",
+    "fact.diff.errored.both": (
+        "{where} non ha potuto essere giudicato in nessuna delle due esecuzioni."
+    ),
+    "fact.diff.only_left": "{where} c'è solo nell'esecuzione di sinistra.",
+    "fact.diff.only_right": "{where} c'è solo nell'esecuzione di destra.",
+    "fact.diff.within": "{where}: {left} contro {right}, entro la tolleranza di {tolerance}.",
+}
