@@ -62,6 +62,7 @@ def admit(
     arrivals: Iterable[Arrival],
     refused: Iterable[DocumentRefused],
     skip_invalid: bool,
+    subject: str | None = None,
 ) -> Admission:
     """Archive ``arrivals`` in one commit, all or nothing unless ``skip_invalid``.
 
@@ -102,7 +103,7 @@ def admit(
             changes[place] = pointer
             done.baselines[(tenant, suite)] = arrival.reading.run.key
     if changes:
-        done.commit = store.commit(changes, _message(done))
+        done.commit = store.commit(changes, _message(done, subject))
     return done
 
 
@@ -144,9 +145,9 @@ def _is_fresh(
     raise DocumentRefused("key", f"{shown} is a different run archived with this key")
 
 
-def _message(done: Admission) -> str:
+def _message(done: Admission, given: str | None) -> str:
     count = len(done.arrived)
-    subject = f"Import {count} run{'' if count == 1 else 's'}"
+    subject = given or f"Import {count} run{'' if count == 1 else 's'}"
     if done.baselines:
         subject += f" and {len(done.baselines)} baseline{'' if len(done.baselines) == 1 else 's'}"
     lines = [*done.arrived]

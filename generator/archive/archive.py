@@ -96,16 +96,21 @@ class Archive:
         return Shown(run, redact(reading.run, self.config.disclosure), baseline)
 
     def receive(
-        self, arrivals: Iterable[Arrival], refused: Iterable[DocumentRefused], skip_invalid: bool
+        self,
+        arrivals: Iterable[Arrival],
+        refused: Iterable[DocumentRefused],
+        skip_invalid: bool,
+        subject: str | None = None,
     ) -> Admission:
         """Archive documents in one commit (see ``admission``)."""
         with self.store.locked():
-            return admit(self.layout, self.store, arrivals, refused, skip_invalid)
+            return admit(self.layout, self.store, arrivals, refused, skip_invalid, subject)
 
     def keep(self, run: Run, source: str) -> Admission:
         """Archive a run runsite has just made, in one commit (refused if its key is taken)."""
         arrival = Arrival(source, run_bytes(run), Reading(run, SCHEMA, ()))
-        done = self.receive([arrival], [], skip_invalid=False)
+        subject = f"{'Replay' if run.rejudged_from else 'Run'} {label((run.tenant, run.suite))}"
+        done = self.receive([arrival], [], skip_invalid=False, subject=subject)
         if done.refused:
             raise done.refused[0]
         return done
