@@ -10,6 +10,8 @@ def classify(case: dict) -> dict:
         reasons.append("over the category cap")
     if not claim["receipt"]:
         reasons.append("no receipt")
+    if claim["weekend"] and claim["category"] == "meal":
+        reasons.append("a meal on a weekend")
     if claim.get("duplicate"):
         reasons.append("possible duplicate")
     decision = "REVIEW" if reasons else "APPROVE"
