@@ -20,7 +20,7 @@ class ScriptedModel:
         first = conversation[0]["content"]
         order_id = next(word.strip(".,?") for word in first.split() if word.startswith("A-"))
         results = [m for m in conversation if m["role"] == "tool"]
-        hasty = "just refund" in first
+        hasty = False  # the model now looks every order up, whatever the customer says
         if not results and not hasty:
             return _asks("lookup_order", {"order_id": order_id})
         if len(results) == (0 if hasty else 1):
