@@ -12,11 +12,11 @@ ANSWERS = {
     "order": "Your order left our warehouse on Tuesday and arrives Thursday.",
     "return": "You can return any item within 30 days from your account page.",
     "waterproof": "Yes, the Trail jacket is waterproof to 10,000 mm.",
-    "invoice": "Yes. Add your VAT number at checkout. The invoice will carry it, and you can download it later.",
+    "invoice": "Yes, add your VAT number at checkout and the invoice will carry it.",
     "warranty": "Boots carry a two-year warranty from the date of purchase.",
 }
 
-UNSIGNED = {"waterproof", "invoice"}
+UNSIGNED = {"waterproof"}
 """Cases where the assistant forgets its signature some of the time."""
 
 _noise = random.Random(11)
