@@ -16,7 +16,7 @@ ANSWERS = {
     "warranty": "Boots carry a two-year warranty from the date of purchase.",
 }
 
-UNSIGNED = {"waterproof"}
+UNSIGNED: set[str] = set()
 """Cases where the assistant forgets its signature some of the time."""
 
 _noise = random.Random(11)
