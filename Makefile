@@ -15,8 +15,7 @@ $(STAMP): pyproject.toml
 setup: $(STAMP)
 
 site: setup
-	$(BIN)/runsite validate runs
-	@echo "runs/ validates; the site builder (runsite build) is not written yet"
+	$(BIN)/runsite build --out site
 
 lint: setup
 	$(BIN)/ruff check generator tests

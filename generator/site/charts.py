@@ -133,7 +133,7 @@ def history_chart(runs: Sequence[RedactedRun], check: str, labels: Mapping[str, 
     layout: dict[str, Any] = {
         "height": 320,
         "margin": {"l": 48, "r": 16, "t": 24, "b": 64},
-        "xaxis": {"type": "category", "tickangle": -30},
+        "xaxis": {"type": "category", "tickangle": -30, "automargin": True},
         "yaxis": {"range": [-0.02, 1.05], "title": {"text": labels["chart.score"]}},
         "legend": {"orientation": "h", "y": 1.15},
         "shapes": [

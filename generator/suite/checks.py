@@ -127,6 +127,7 @@ class Contains(Check):
     """The output contains ``needle``."""
 
     kind = "contains"
+    negated: ClassVar[bool] = False
     type: Literal["contains"]
     needle: Needle
     case_sensitive: bool = True
@@ -139,28 +140,17 @@ class Contains(Check):
             return Judgement.error(_NOT_TEXT)
         found = _find(self.needle, text, self.case_sensitive)
         return Judgement.of(
-            found, "the needle is in the output" if found else "the needle is absent"
+            found != self.negated,
+            "the needle is in the output" if found else "the needle is absent",
         )
 
 
-class NotContains(Check):
+class NotContains(Contains):
     """The output does not contain ``needle``."""
 
     kind = "not_contains"
-    type: Literal["not_contains"]
-    needle: Needle
-    case_sensitive: bool = True
-
-    def judge(
-        self, answer: Answer, case: Mapping[str, Any], judges: Mapping[str, Judge]
-    ) -> Judgement:
-        text = _text(answer)
-        if text is None:
-            return Judgement.error(_NOT_TEXT)
-        found = _find(self.needle, text, self.case_sensitive)
-        return Judgement.of(
-            not found, "the needle is in the output" if found else "the needle is absent"
-        )
+    negated = True
+    type: Literal["not_contains"]  # type: ignore[assignment]
 
 
 def _find(needle: str, text: str, case_sensitive: bool) -> bool:

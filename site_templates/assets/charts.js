@@ -4,7 +4,7 @@ function runsiteCharts() {
     var target = document.getElementById(source.dataset.plotly);
     if (!target || target.dataset.rendered) return;
     var spec = JSON.parse(source.textContent);
-    Plotly.newPlot(target, spec.data, spec.layout, {responsive: true, displaylogo: false, staticPlot: false});
+    Plotly.newPlot(target, spec.data, spec.layout, {responsive: true, displayModeBar: false});
     target.dataset.rendered = "1";
   });
 }

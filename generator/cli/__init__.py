@@ -1,0 +1,110 @@
+"""The ``runsite`` command: parse, make one call into the package, print, return an exit code.
+
+One handler serves every command: a refusal prints one line on stderr and exits 64; a click
+usage error exits 64 as well (2 means "could not be judged" here); anything else is a defect of
+runsite, printed with its traceback, exit 70.
+"""
+
+from __future__ import annotations
+
+import sys
+import traceback
+from collections.abc import Callable, Iterable, Sequence
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, NoReturn, TypeVar
+
+import click
+
+from generator import __version__
+from generator.errors import RunsiteError
+
+if TYPE_CHECKING:
+    from generator.archive import Archive
+
+Command = TypeVar("Command", bound=Callable[..., Any])
+
+EXIT_REFUSED = 64
+EXIT_INTERNAL = 70
+
+
+class _Runsite(click.Group):
+    """The group whose ``main`` maps every failure to its exit code, for every command."""
+
+    def main(self, *args: Any, **kwargs: Any) -> NoReturn:
+        kwargs["standalone_mode"] = False
+        try:
+            code = super().main(*args, **kwargs)
+        except RunsiteError as error:
+            click.echo(f"runsite: {error}", err=True)
+            code = error.exit_code
+        except click.exceptions.Exit as done:
+            code = done.exit_code
+        except click.ClickException as error:
+            click.echo(f"runsite: {error.format_message()}", err=True)
+            code = EXIT_REFUSED
+        except click.Abort:
+            code = EXIT_REFUSED
+        except Exception:
+            traceback.print_exc()
+            click.echo("runsite: internal error (a defect of runsite, not of the input)", err=True)
+            code = EXIT_INTERNAL
+        sys.exit(code if isinstance(code, int) else 0)
+
+
+@click.group(cls=_Runsite, context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(__version__, "--version", prog_name="runsite", message="%(prog)s %(version)s")
+def cli() -> None:
+    """Run or import LLM evaluation suites, archive every run, publish a redacted site."""
+
+
+def _root_option(command: Command) -> Command:
+    return click.option(
+        "--root",
+        type=click.Path(path_type=Path, file_okay=False),
+        help="The archive's folder (default: the nearest one with a runsite.toml, here or above).",
+    )(command)
+
+
+def _json_option(command: Command) -> Command:
+    return click.option("--json", "as_json", is_flag=True, help="Print JSON instead of text.")(
+        command
+    )
+
+
+def _open(root: Path | None) -> Archive:
+    from generator.archive import Archive
+
+    return Archive.open(root, Path.cwd())
+
+
+def _print(value: Any, as_json: bool, lines: Callable[[Any], Iterable[str]]) -> int:
+    """``value`` as canonical JSON, or as ``lines`` render it for a terminal; exit 0."""
+    from generator.document.codec import canonical
+
+    if as_json:
+        sys.stdout.buffer.write(canonical(value))
+    else:
+        _echo_lines(lines(value))
+    return 0
+
+
+def _echo_lines(lines: Iterable[str]) -> None:
+    for line in lines:
+        click.echo(line)
+
+
+def _warn_unknown(path: Path, unknown: Sequence[str]) -> None:
+    if unknown:
+        keys = ", ".join(unknown)
+        click.echo(f"runsite: {path}: kept but never published, unknown keys: {keys}", err=True)
+
+
+def main() -> None:
+    """The console entry point."""
+    cli.main(prog_name="runsite")
+
+
+# Each area's commands register themselves on the group when imported.
+from generator.cli import archive, document, reading, site, suite  # noqa: E402
+
+__all__ = ["archive", "cli", "document", "main", "reading", "site", "suite"]

@@ -1,0 +1,191 @@
+"""Commands on the archive: init, import, list, show, baseline, migrate, log."""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Iterable
+from contextlib import AbstractContextManager, nullcontext
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+import click
+
+from generator.cli import (
+    EXIT_REFUSED,
+    _echo_lines,
+    _json_option,
+    _open,
+    _print,
+    _root_option,
+    _warn_unknown,
+    cli,
+)
+
+if TYPE_CHECKING:
+    pass
+
+
+def _progress(files: list[Path]) -> AbstractContextManager[Iterable[Path]]:
+    """A progress bar on a terminal; the files as they are anywhere else."""
+    if sys.stderr.isatty():
+        return click.progressbar(files, label="Reading", file=sys.stderr)
+    return nullcontext(files)
+
+
+@cli.command()
+@click.argument("folder", default=".", type=click.Path(path_type=Path, file_okay=False))
+def init(folder: Path) -> int:
+    """Make FOLDER (default: here) an archive: runs/, a runsite.toml, and a git repository
+    when FOLDER is in none. Commits both.
+
+    Example: runsite init evals
+    """
+    from generator.archive import init_archive
+
+    created = init_archive(folder)
+    click.echo(f"{folder}: an archive{', in a new git repository' if created else ''}")
+    return 0
+
+
+@cli.command("import")
+@click.argument("paths", nargs=-1, required=True, type=click.Path(path_type=Path))
+@click.option("--skip-invalid", is_flag=True, help="Archive the valid documents; list the rest.")
+@_root_option
+def import_(paths: tuple[Path, ...], skip_invalid: bool, root: Path | None) -> int:
+    """Archive run documents: files, folders, and digline stores (.digline/), in one commit.
+
+    One bad document refuses the whole batch, naming every bad file. A store's baseline
+    becomes its suite's reference. Exit 64 if anything was refused or skipped.
+
+    Example: runsite import ~/project/.digline
+    """
+    from generator.archive.views import admission_lines
+    from generator.importers import files_of, read_files
+
+    archive = _open(root)
+    files = files_of(paths)
+    with _progress(files) as reading:
+        batch = read_files(reading)
+    for arrival in batch.arrivals:
+        _warn_unknown(Path(arrival.source), arrival.reading.unknown)
+    done = archive.receive(batch.arrivals, batch.refused, skip_invalid)
+    for refusal in done.refused:
+        click.echo(f"runsite: {refusal}", err=True)
+    if done.refused and not skip_invalid:
+        click.echo("runsite: nothing archived; --skip-invalid archives the valid ones", err=True)
+        return EXIT_REFUSED
+    _echo_lines(admission_lines(done))
+    return EXIT_REFUSED if done.refused else 0
+
+
+@cli.command("list")
+@click.option("--suite", help="Only this suite: SUITE, or TENANT/SUITE.")
+@_json_option
+@_root_option
+def list_(suite: str | None, as_json: bool, root: Path | None) -> int:
+    """The archived runs, newest first; * marks each suite's baseline.
+
+    Example: runsite list --suite support --json
+    """
+    from generator.archive.views import listing, listing_lines
+
+    entries = listing(*_open(root).runs(suite))
+    return _print(entries, as_json, listing_lines)
+
+
+@cli.command()
+@click.argument("run")
+@_json_option
+@_root_option
+def show(run: str, as_json: bool, root: Path | None) -> int:
+    """One run, summarised from its redacted view (what runsite.toml discloses, no more).
+
+    RUN is a key, a path, latest, latest~N, or SUITE@latest[~N].
+
+    Example: runsite show support@latest
+    """
+    from generator.archive.views import summary, summary_lines
+
+    facts = summary(_open(root).show(run, Path.cwd()))
+    return _print(facts, as_json, summary_lines)
+
+
+@cli.group()
+def baseline() -> None:
+    """The reference run of each suite, kept in the archive and committed."""
+
+
+@baseline.command("set")
+@click.argument("run")
+@_root_option
+def baseline_set(run: str, root: Path | None) -> int:
+    """Make RUN its suite's baseline.
+
+    Example: runsite baseline set support@latest
+    """
+    chosen, commit = _open(root).set_baseline(run, Path.cwd())
+    state = "set" if commit else "was already"
+    click.echo(f"baseline of {chosen.tenant}/{chosen.suite} {state}: {chosen.key}")
+    return 0
+
+
+@baseline.command("show")
+@click.argument("suite", required=False)
+@_root_option
+def baseline_show(suite: str | None, root: Path | None) -> int:
+    """Each suite's baseline, or SUITE's alone.
+
+    Example: runsite baseline show support
+    """
+    from generator.archive.views import suite_lines
+
+    _echo_lines(suite_lines(_open(root).baselines(suite)))
+    return 0
+
+
+@baseline.command("clear")
+@click.argument("suite")
+@_root_option
+def baseline_clear(suite: str, root: Path | None) -> int:
+    """Leave SUITE (SUITE or TENANT/SUITE) without a baseline.
+
+    Example: runsite baseline clear acme/support
+    """
+    from generator.archive import label
+
+    cleared, commit = _open(root).clear_baseline(suite)
+    click.echo(f"{label(cleared)}: {'baseline cleared' if commit else 'had no baseline'}")
+    return 0
+
+
+@cli.command()
+@click.option("--dry-run", is_flag=True, help="Say what would be rewritten; write nothing.")
+@_root_option
+def migrate(dry_run: bool, root: Path | None) -> int:
+    """Rewrite archived documents older than schema 23 at schema 23, in one commit.
+
+    Without it, reading migrates in memory and the archived bytes stay as they arrived.
+
+    Example: runsite migrate --dry-run
+    """
+    from generator.archive.views import migration_lines
+
+    done = _open(root).migrate(dry_run)
+    for refusal in done.refused:
+        click.echo(f"runsite: {refusal}", err=True)
+    _echo_lines(migration_lines(done, dry_run))
+    return EXIT_REFUSED if done.refused else 0
+
+
+@cli.command()
+@_json_option
+@_root_option
+def log(as_json: bool, root: Path | None) -> int:
+    """What arrived in the archive when, read from git history, newest first.
+
+    Example: runsite log --json
+    """
+    from generator.archive.views import history, history_lines
+
+    entries = history(_open(root).history())
+    return _print(entries, as_json, history_lines)

@@ -1,0 +1,87 @@
+"""Commands that publish: build the site, serve it for a preview."""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Callable
+from contextlib import suppress
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+import click
+
+from generator.cli import _open, _root_option, cli
+
+if TYPE_CHECKING:
+    pass
+
+
+@cli.command()
+@click.option(
+    "--out",
+    type=click.Path(path_type=Path, file_okay=False),
+    help="Where the site goes (default: site/ in the archive).",
+)
+@_root_option
+def build(out: Path | None, root: Path | None) -> int:
+    """Build the bilingual static site of the archive, from redacted runs only.
+
+    The built site is searched for every payload string of the runs it read; one found fails
+    the build, and the previous site stays in place.
+
+    Example: runsite build --out public/
+    """
+    from generator.publish import publish
+
+    archive = _open(root)
+    target = (out or archive.layout.root / "site").resolve()
+    published = publish(archive, target, _steps)
+    click.echo(f"{published.runs} runs, {published.pages} pages: {published.out}/index.html")
+    released = {k: v for k, v in published.disclosure.items() if v}
+    click.echo(f"released by runsite.toml's disclosure: {released or 'nothing'}", err=True)
+    return 0
+
+
+@cli.command()
+@click.option("--port", default=8000, show_default=True, help="The port on 127.0.0.1.")
+@_root_option
+def serve(port: int, root: Path | None) -> int:
+    """Build the site and serve it on 127.0.0.1 for a preview, until interrupted.
+
+    Example: runsite serve --port 8080
+    """
+    import functools
+    import http.server
+    import tempfile
+
+    from generator.publish import publish
+
+    archive = _open(root)
+    with tempfile.TemporaryDirectory(prefix="runsite-serve-") as folder:
+        published = publish(archive, Path(folder) / "site", _steps)
+        handler = functools.partial(
+            http.server.SimpleHTTPRequestHandler, directory=str(published.out)
+        )
+        with http.server.ThreadingHTTPServer(("127.0.0.1", port), handler) as server:
+            click.echo(
+                f"serving {published.pages} pages on http://127.0.0.1:{port}/ (Ctrl-C stops)",
+                err=True,
+            )
+            with suppress(KeyboardInterrupt):
+                server.serve_forever()
+    return 0
+
+
+def _steps(total: int) -> Callable[[], None]:
+    """A progress bar over ``total`` steps on a terminal; nothing elsewhere."""
+    if not sys.stderr.isatty():
+        return lambda: None
+    bar = click.progressbar(length=total, label="building", file=sys.stderr)
+    bar.__enter__()
+
+    def advance() -> None:
+        bar.update(1)
+        if bar.pos >= total:
+            bar.__exit__(None, None, None)
+
+    return advance

@@ -1,0 +1,128 @@
+"""Commands that measure: run a suite, replay a stored run."""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Callable
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import click
+
+from generator.cli import _open, _root_option, cli
+from generator.errors import Refused
+
+if TYPE_CHECKING:
+    from generator.archive import Archive
+
+
+@cli.command()
+@click.argument("suite_file", metavar="SUITE.toml", type=click.Path(path_type=Path))
+@click.option("--meta", multiple=True, metavar="K=V", help="Annotate the run (repeatable).")
+@click.option("--no-archive", is_flag=True, help="Do not archive the run; write it with --out.")
+@click.option("--out", type=click.Path(path_type=Path), help="Also write the run document here.")
+@_root_option
+def run(
+    suite_file: Path, meta: tuple[str, ...], no_archive: bool, out: Path | None, root: Path | None
+) -> int:
+    """Run a suite, print the run key, and archive the run document.
+
+    Exit 0, or 2 when nothing could be judged.
+
+    Example: runsite run examples/support/suite.toml --meta ticket=OPS-12
+    """
+    from generator.suite.host import measure
+
+    metadata = dict(_pair(item) for item in meta)
+    _check_kept(no_archive, out)
+    archive = None if no_archive else _open(root)
+    measured = measure(suite_file, _now(), metadata, _case_progress)
+    return _keep(measured, archive, out, f"runsite run {suite_file}")
+
+
+@cli.command()
+@click.argument("suite_file", metavar="SUITE.toml", type=click.Path(path_type=Path))
+@click.option(
+    "--run", "stored_run", required=True, metavar="RUN", help="The stored run to judge again."
+)
+@click.option("--meta", multiple=True, metavar="K=V", help="Annotate the run (repeatable).")
+@click.option("--no-archive", is_flag=True, help="Do not archive the run; write it with --out.")
+@click.option("--out", type=click.Path(path_type=Path), help="Also write the run document here.")
+@_root_option
+def replay(
+    suite_file: Path,
+    stored_run: str,
+    meta: tuple[str, ...],
+    no_archive: bool,
+    out: Path | None,
+    root: Path | None,
+) -> int:
+    """Judge a stored run's recorded answers again with the suite's current checks.
+
+    The target is not called. Exit 0, or 2 when nothing could be judged.
+
+    Example: runsite replay examples/agent/suite.toml --run latest
+    """
+    from generator.files import read_document
+    from generator.suite.host import rejudge
+
+    _check_kept(no_archive, out)
+    archive = None if no_archive else _open(root)
+    given = Path(stored_run)
+    stored = (
+        read_document(given).run
+        if given.is_file()
+        else (archive or _open(root)).read(stored_run, Path.cwd())
+    )
+    metadata = dict(_pair(item) for item in meta)
+    replayed = rejudge(suite_file, stored, _now(), metadata)
+    return _keep(replayed, archive, out, f"runsite replay {suite_file}")
+
+
+def _now() -> str:
+    """The moment a run starts: UTC, with microseconds and its offset."""
+    from datetime import UTC, datetime
+
+    return datetime.now(UTC).isoformat(timespec="microseconds")
+
+
+def _check_kept(no_archive: bool, out: Path | None) -> None:
+
+    if no_archive and out is None:
+        raise Refused("--no-archive: give --out FILE, or the run would be lost")
+
+
+def _keep(measured: Any, archive: Archive | None, out: Path | None, source: str) -> int:
+    """Write and archive a run that was just made, print its key, and give its exit code."""
+    from generator.document.codec import run_bytes
+    from generator.suite.runner import nothing_judged
+
+    if out is not None:
+        out.write_bytes(run_bytes(measured))
+    if archive is not None:
+        archive.keep(measured, source)
+    click.echo(measured.key)
+    return 2 if nothing_judged(measured) else 0
+
+
+def _pair(item: str) -> tuple[str, str]:
+
+    key, equals, value = item.partition("=")
+    if not equals or not key:
+        raise Refused("--meta: takes KEY=VALUE")
+    return key, value
+
+
+def _case_progress(total: int) -> Callable[[Any], None] | None:
+    """A progress bar on stderr when it is a terminal; nothing otherwise."""
+    if not sys.stderr.isatty():
+        return None
+    bar = click.progressbar(length=total, label="cases", file=sys.stderr)
+    bar.__enter__()
+
+    def advance(_: Any) -> None:
+        bar.update(1)
+        if bar.pos >= total:
+            bar.__exit__(None, None, None)
+
+    return advance

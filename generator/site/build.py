@@ -1,0 +1,253 @@
+"""Building the site: stage the pages of both languages and the assets, write one mkdocs.yml,
+and run mkdocs as its own command would.
+
+The staged configuration is the user's ``mkdocs.yml`` (name, colours, logo…) with the parts
+runsite owns put over it: the i18n plugin in its folder layout, run pages kept out of the
+navigation, fonts from the site itself, plotly.js shipped once. It follows the rules that let
+Zensical build the same pages (plain Python-Markdown, raw HTML blocks, nav paths without the
+locale prefix), so the engine can change without the pages changing.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import shutil
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass
+from datetime import datetime
+from importlib.resources import files
+from pathlib import Path
+from typing import Any
+
+import yaml
+from jinja2 import Environment, FileSystemLoader, StrictUndefined
+
+from generator.errors import Refused
+from generator.site.labels import LABELS, LOCALES
+from generator.site.pages import Site, SuiteRuns, suite_path
+
+TEMPLATES = Path(__file__).resolve().parents[2] / "site_templates"
+OWNED = (
+    "docs_dir",
+    "site_dir",
+    "plugins",
+    "not_in_nav",
+    "nav",
+    "markdown_extensions",
+    "use_directory_urls",
+)
+LANGUAGE_NAMES = {"en": "English", "it": "Italiano"}
+
+
+class SiteRefused(Refused):
+    """The site cannot be built as configured; nothing was published."""
+
+
+@dataclass(frozen=True)
+class SiteSettings:
+    """What the archive says about its site."""
+
+    name: str
+    language: str
+    """The language a visitor lands on: the other one lives under its own folder."""
+    user_config: Path | None
+    """The user's mkdocs.yml, whose look-and-feel settings the site keeps."""
+
+
+def environment() -> Environment:
+    """The jinja2 environment of the site's templates: autoescaping HTML, strict on names."""
+    return Environment(
+        loader=FileSystemLoader(str(TEMPLATES)),
+        autoescape=True,
+        undefined=StrictUndefined,
+        keep_trailing_newline=True,
+    )
+
+
+def stage(
+    suites: Sequence[SuiteRuns], settings: SiteSettings, docs: Path, tick: Callable[[], None]
+) -> int:
+    """Write every page of both languages under ``docs/<locale>/`` and the assets beside them;
+    a file is rewritten only when its bytes change. Returns the number of pages."""
+    env = environment()
+    wanted: set[Path] = set()
+    for locale in LOCALES:
+        for page in Site(env, locale).pages(suites):
+            _write(docs / locale / page.path, page.text.encode("utf-8"), wanted)
+            tick()
+    plotly_js = Path(str(files("plotly"))) / "package_data" / "plotly.min.js"
+    _write(docs / "javascripts" / "plotly.min.js", plotly_js.read_bytes(), wanted)
+    for name, folder in (("charts.js", "javascripts"), ("runsite.css", "stylesheets")):
+        _write(docs / folder / name, (TEMPLATES / "assets" / name).read_bytes(), wanted)
+    for stale in [p for p in docs.rglob("*") if p.is_file() and p not in wanted]:
+        stale.unlink()
+    return sum(1 for p in wanted if p.suffix == ".md")
+
+
+def _write(path: Path, data: bytes, wanted: set[Path]) -> None:
+    wanted.add(path)
+    if path.is_file() and path.read_bytes() == data:
+        return
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_bytes(data)
+
+
+def site_config(
+    suites: Sequence[SuiteRuns], settings: SiteSettings, docs: Path, out: Path
+) -> dict[str, Any]:
+    """The mkdocs configuration of the staged site: the user's, with runsite's parts over it."""
+    user = _user_config(settings.user_config)
+    theme: dict[str, Any] = user["theme"] if isinstance(user.get("theme"), dict) else {}
+    features = [f for f in theme.get("features", []) if f != "navigation.instant"]
+    languages = sorted(LOCALES, key=lambda locale: locale != settings.language)
+    config: dict[str, Any] = {
+        "site_name": settings.name,
+        **{k: v for k, v in user.items() if k not in OWNED},
+        "docs_dir": str(docs),
+        "site_dir": str(out),
+        "use_directory_urls": True,
+        "strict": True,
+        "theme": {
+            **theme,
+            "name": "material",
+            "variant": "classic",
+            "font": False,
+            "language": settings.language,
+            "features": features,
+        },
+        "plugins": [
+            {"search": {"lang": list(languages)}},
+            {
+                "i18n": {
+                    "docs_structure": "folder",
+                    "reconfigure_search": False,
+                    "fallback_to_default": False,
+                    "languages": [
+                        {
+                            "locale": locale,
+                            "default": locale == settings.language,
+                            "name": LANGUAGE_NAMES[locale],
+                            "build": True,
+                            "nav": _nav(suites, locale),
+                        }
+                        for locale in languages
+                    ],
+                }
+            },
+        ],
+        "markdown_extensions": ["tables", "attr_list", "md_in_html", {"toc": {"permalink": False}}],
+        "extra_javascript": [
+            "javascripts/plotly.min.js",
+            "javascripts/charts.js",
+            *user.get("extra_javascript", []),
+        ],
+        "extra_css": ["stylesheets/runsite.css", *user.get("extra_css", [])],
+        "not_in_nav": "/*/runs/\n/*/diffs/\n",
+    }
+    return config
+
+
+def _nav(suites: Sequence[SuiteRuns], locale: str) -> list[Any]:
+    t = LABELS[locale]
+    listed = [{f"{s.tenant} · {s.suite}": suite_path(s.tenant, s.suite)} for s in suites]
+    return [{t["site.home"]: "index.md"}, *([{t["site.suites"]: listed}] if listed else [])]
+
+
+def _user_config(path: Path | None) -> dict[str, Any]:
+    if path is None or not path.is_file():
+        return {}
+    try:
+        loaded = yaml.safe_load(path.read_text(encoding="utf-8"))
+    except yaml.YAMLError as error:
+        mark = getattr(error, "problem_mark", None)
+        where = f" (line {mark.line + 1})" if mark else ""
+        raise SiteRefused(f"{path}: not YAML runsite can read{where}") from None
+    if loaded is None:
+        return {}
+    if not isinstance(loaded, dict):
+        raise SiteRefused(f"{path}: not a mapping of settings")
+    return loaded
+
+
+def source_date(suites: Sequence[SuiteRuns]) -> int:
+    """The build's date, from the archive itself: the newest run's time."""
+    times = [datetime.fromisoformat(run.created_at).timestamp() for s in suites for run in s.runs]
+    return int(max(times)) if times else 0
+
+
+@contextmanager
+def _quiet_environment(epoch: int) -> Iterator[None]:
+    saved = {k: os.environ.get(k) for k in ("SOURCE_DATE_EPOCH", "NO_MKDOCS_2_WARNING")}
+    os.environ["SOURCE_DATE_EPOCH"] = str(epoch)
+    os.environ["NO_MKDOCS_2_WARNING"] = "1"
+    logger = logging.getLogger("mkdocs")
+    level = logger.level
+    logger.setLevel(logging.WARNING)
+    try:
+        yield
+    finally:
+        logger.setLevel(level)
+        for key, value in saved.items():
+            if value is None:
+                os.environ.pop(key, None)
+            else:
+                os.environ[key] = value
+
+
+def run_mkdocs(config: Mapping[str, Any], staging: Path, epoch: int) -> None:
+    """Build the staged site as ``mkdocs build --strict`` would."""
+    from mkdocs.commands.build import build
+    from mkdocs.config import load_config
+    from mkdocs.exceptions import MkDocsException
+
+    config_file = staging / "mkdocs.yml"
+    config_file.write_text(
+        yaml.safe_dump(dict(config), sort_keys=True, allow_unicode=True), encoding="utf-8"
+    )
+    with _quiet_environment(epoch):
+        try:
+            loaded = load_config(str(config_file))
+            loaded.plugins.on_startup(command="build", dirty=False)
+            try:
+                build(loaded)
+            finally:
+                loaded.plugins.on_shutdown()
+        except MkDocsException as error:
+            raise SiteRefused(f"mkdocs could not build the site: {error}") from None
+
+
+MARK = ".runsite-site"
+"""A file every built site holds, so runsite replaces only a folder it built itself."""
+
+
+def build_site(
+    suites: Sequence[SuiteRuns],
+    settings: SiteSettings,
+    out: Path,
+    staging: Path,
+    tick: Callable[[], None],
+) -> int:
+    """Stage and build the whole site into the new folder ``out``; returns the pages built."""
+    docs = staging / "docs"
+    pages = stage(suites, settings, docs, tick)
+    run_mkdocs(site_config(suites, settings, docs, out), staging, source_date(suites))
+    (out / MARK).write_text("built by runsite\n", encoding="utf-8")
+    return pages
+
+
+def replace_site(built: Path, out: Path) -> None:
+    """Put the freshly built site at ``out``, replacing only a site runsite built there."""
+    if out.exists() and not (out / MARK).is_file() and any(out.iterdir()):
+        raise SiteRefused(
+            f"{out}: a folder runsite did not build; give --out an empty or new folder"
+        )
+    old = out.with_name(f".{out.name}.old")
+    if old.exists():
+        shutil.rmtree(old)
+    if out.exists():
+        out.rename(old)
+    built.rename(out)
+    if old.exists():
+        shutil.rmtree(old)

@@ -1,0 +1,60 @@
+"""One real archive and one real build, shared by the site's tests: this repository's own
+runs, every digline document of the corpus, and a run with a marker in every payload field
+and markup in a case id."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from click.testing import CliRunner
+
+from generator.cli import cli
+from tests._helpers import a_planted_run
+from tests.conftest import CORPUS, GIT_ENVIRONMENT
+
+REPOSITORY = Path(__file__).resolve().parents[2]
+SCRIPT_CASE = "<script>alert(1)</script>"
+
+
+def runsite(*args: str) -> str:
+    result = CliRunner().invoke(cli, list(args), catch_exceptions=False)
+    assert result.exit_code == 0, result.output
+    return result.stdout
+
+
+def planted() -> dict[str, Any]:
+    run = a_planted_run()
+    run["suite"] = "planted"
+    run["results"][1]["case_id"] = SCRIPT_CASE
+    return run
+
+
+@pytest.fixture(scope="session")
+def built(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
+    """The archive, built once: its folder holds ``site/`` and ``runs/``."""
+    with pytest.MonkeyPatch.context() as patch:
+        for name, value in GIT_ENVIRONMENT.items():
+            patch.setenv(name, value)
+        root = tmp_path_factory.mktemp("archive")
+        runsite("init", str(root))
+        config = root / "runsite.toml"
+        config.write_text(
+            config.read_text() + 'tool_names = ["lookup_order", "refund"]\n', encoding="utf-8"
+        )
+        incoming = root.parent / "planted.json"
+        incoming.write_text(json.dumps(planted()), encoding="utf-8")
+        runsite(
+            "import",
+            "--root",
+            str(root),
+            str(REPOSITORY / "runs"),
+            str(CORPUS / "digline"),
+            str(incoming),
+        )
+        runsite("baseline", "set", "planted@latest", "--root", str(root))
+        runsite("build", "--root", str(root), "--out", str(root / "site"))
+        yield root

@@ -1,0 +1,136 @@
+"""The built site: a page for every run in both languages, a chart for every suite, redacted
+by construction and checked anyway, the same bytes from the same archive."""
+
+from __future__ import annotations
+
+import filecmp
+import json
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from generator.cli import cli
+from generator.document.codec import read_run
+from tests._helpers import MARKERS
+from tests.site.conftest import SCRIPT_CASE, runsite
+
+
+def _runs(root: Path) -> list[tuple[str, str, str]]:
+    listed = json.loads(runsite("list", "--json", "--root", str(root)))
+    return [(entry["tenant"], entry["suite"], entry["key"]) for entry in listed]
+
+
+def test_every_run_has_a_page_in_both_languages_at_an_address_made_of_its_names(built: Path):
+    runs = _runs(built)
+    assert len(runs) == 9 + 24 + 1
+    for tenant, suite, key in runs:
+        for language in ("", "it/"):
+            page = built / "site" / f"{language}runs/{tenant}/{suite}/{key}/index.html"
+            assert page.is_file(), page
+
+
+def test_every_suite_has_a_history_chart_in_both_languages(built: Path):
+    suites = {(tenant, suite) for tenant, suite, _ in _runs(built)}
+    for tenant, suite in suites:
+        for language in ("", "it/"):
+            page = (built / "site" / f"{language}suites/{tenant}/{suite}/index.html").read_text()
+            assert 'data-plotly="history-1"' in page, (tenant, suite, language)
+
+
+def test_no_planted_marker_is_anywhere_in_the_site_search_index_included(built: Path):
+    found = {
+        (path.relative_to(built / "site").as_posix(), field)
+        for path in (built / "site").rglob("*")
+        if path.is_file() and path.suffix in (".html", ".json", ".xml", ".js", ".css")
+        for field, marker in MARKERS.items()
+        if marker in path.read_text(encoding="utf-8", errors="replace")
+    }
+    assert found == set()
+    assert (built / "site" / "search" / "search_index.json").is_file()
+
+
+def test_a_case_id_with_markup_is_written_as_text(built: Path):
+    page = next((built / "site" / "runs" / "acme" / "planted").glob("*/index.html")).read_text()
+    assert SCRIPT_CASE not in page
+    assert "&lt;script&gt;alert(1)&lt;/script&gt;" in page
+
+
+def test_run_pages_stay_out_of_the_navigation(built: Path):
+    home = (built / "site" / "index.html").read_text()
+    navigation = home[
+        home.index('<nav class="md-nav md-nav--primary"') : home.index(
+            "</nav>", home.index('<nav class="md-nav md-nav--primary"')
+        )
+    ]
+    assert "suites/" in navigation
+    assert "runs/" not in navigation
+
+
+def test_a_run_page_says_what_was_withheld_and_what_the_disclosure_released(built: Path):
+    page = next((built / "site" / "runs" / "acme" / "refund-agent").glob("*/index.html"))
+    text = page.read_text()
+    assert "recorded answers: what the model said and what it was asked" in text
+    assert "tool names: lookup_order, refund" in text
+
+
+def test_nothing_on_any_page_is_fetched_from_outside_the_site(built: Path):
+    outside = [
+        path.relative_to(built / "site").as_posix()
+        for path in (built / "site").rglob("*.html")
+        if "fonts.googleapis" in path.read_text() or "cdn." in path.read_text()
+    ]
+    assert outside == []
+    assert (built / "site" / "javascripts" / "plotly.min.js").stat().st_size > 4_000_000
+
+
+def test_two_builds_of_one_archive_are_the_same_bytes(built: Path, tmp_path: Path):
+    runsite("build", "--root", str(built), "--out", str(tmp_path / "again"))
+    comparison = filecmp.dircmp(built / "site", tmp_path / "again")
+
+    def differences(c: filecmp.dircmp[str]) -> list[str]:
+        _, mismatch, errors = filecmp.cmpfiles(c.left, c.right, c.common_files, shallow=False)
+        found = [*mismatch, *errors, *c.left_only, *c.right_only]
+        return found + [d for sub in c.subdirs.values() for d in differences(sub)]
+
+    assert differences(comparison) == []
+
+
+def test_a_payload_string_on_a_page_fails_the_build_and_the_previous_site_stays(built: Path):
+    user_config = built / "mkdocs.yml"
+    before = (built / "site" / "index.html").read_bytes()
+    user_config.write_text(f"copyright: {MARKERS['output']} and more\n", encoding="utf-8")
+    try:
+        result = CliRunner().invoke(
+            cli, ["build", "--root", str(built), "--out", str(built / "site")]
+        )
+    finally:
+        user_config.unlink()
+    assert result.exit_code == 64
+    assert result.stderr.startswith(f"runsite: {built / 'site'}/")
+    assert "carries the payload of results[0].responses[0].output" in result.stderr
+    assert (built / "site" / "index.html").read_bytes() == before
+
+
+def test_a_folder_runsite_did_not_build_is_never_replaced(built: Path, tmp_path: Path):
+    (tmp_path / "mine").mkdir()
+    (tmp_path / "mine" / "notes.txt").write_text("keep me")
+    result = CliRunner().invoke(
+        cli, ["build", "--root", str(built), "--out", str(tmp_path / "mine")]
+    )
+    assert result.exit_code == 64
+    assert "a folder runsite did not build" in result.stderr
+    assert (tmp_path / "mine" / "notes.txt").read_text() == "keep me"
+
+
+@pytest.mark.parametrize("language", ["", "it/"])
+def test_a_run_page_has_its_reading_and_checks_in_its_language(built: Path, language: str):
+    key = _runs(built)[-1]
+    run_file = next((built / "runs").rglob(f"{key[2]}.json"))
+    run = read_run(run_file.read_bytes()).run
+    page = (
+        built / "site" / f"{language}runs/{run.tenant}/{run.suite}/{run.key}/index.html"
+    ).read_text()
+    heading = "The run in figures" if not language else "L&#39;esecuzione in cifre"
+    assert heading in page or heading.replace("&#39;", "'") in page
+    assert f'lang="{language.strip("/") or "en"}"' in page
