@@ -289,48 +289,66 @@ def budget_score(measured: float, cap: float) -> float:
     return score
 
 
-class CostBudget(Check):
-    """What a call cost, graded against ``max_usd``: a cost creeping up moves the score."""
+class Budget(Check):
+    """A graded ceiling on something each answer measured: a creeping rise moves the score
+    long before it breaks the cap. Subclasses name the measurement and the cap."""
 
-    kind = "cost_budget"
-    type: Literal["cost_budget"]
-    max_usd: Annotated[float, Field(gt=0)]
+    measured: ClassVar[str]
+    """The attribute of the answer that holds the measurement."""
+    cap_key: ClassVar[str]
     threshold: Unit = 0.5
     tolerance: Tolerance
+
+    def missing(self, answer: Answer) -> str:
+        raise NotImplementedError
+
+    def describe(self, measured: float, cap: float) -> str:
+        raise NotImplementedError
 
     def judge(
         self, answer: Answer, case: Mapping[str, Any], judges: Mapping[str, Judge]
     ) -> Judgement:
-        if answer.cost_usd is None:
-            return Judgement.error(answer.unpriced or "the target reported no cost for this answer")
-        ratio = at_precision(answer.cost_usd / self.max_usd)
+        measured: float | None = getattr(answer, self.measured)
+        if measured is None:
+            return Judgement.error(self.missing(answer))
+        cap: float = getattr(self, self.cap_key)
         return Judgement(
-            budget_score(answer.cost_usd, self.max_usd),
-            f"cost {answer.cost_usd:.6f} USD against a cap of {self.max_usd:.6f}",
-            {"cost_usd": answer.cost_usd, "max_usd": self.max_usd, "ratio": ratio},
+            budget_score(measured, cap),
+            self.describe(measured, cap),
+            {self.measured: measured, self.cap_key: cap, "ratio": at_precision(measured / cap)},
         )
 
 
-class LatencyBudget(Check):
+class CostBudget(Budget):
+    """What a call cost, graded against ``max_usd``."""
+
+    kind = "cost_budget"
+    measured = "cost_usd"
+    cap_key = "max_usd"
+    type: Literal["cost_budget"]
+    max_usd: Annotated[float, Field(gt=0)]
+
+    def missing(self, answer: Answer) -> str:
+        return answer.unpriced or "the target reported no cost for this answer"
+
+    def describe(self, measured: float, cap: float) -> str:
+        return f"cost {measured:.6f} USD against a cap of {cap:.6f}"
+
+
+class LatencyBudget(Budget):
     """How long a call took, graded against ``max_ms``."""
 
     kind = "latency_budget"
+    measured = "latency_ms"
+    cap_key = "max_ms"
     type: Literal["latency_budget"]
     max_ms: Annotated[float, Field(gt=0)]
-    threshold: Unit = 0.5
-    tolerance: Tolerance
 
-    def judge(
-        self, answer: Answer, case: Mapping[str, Any], judges: Mapping[str, Judge]
-    ) -> Judgement:
-        if answer.latency_ms is None:
-            return Judgement.error("no latency was measured for this answer")
-        ratio = at_precision(answer.latency_ms / self.max_ms)
-        return Judgement(
-            budget_score(answer.latency_ms, self.max_ms),
-            f"{answer.latency_ms:.1f} ms against a cap of {self.max_ms:.1f}",
-            {"latency_ms": answer.latency_ms, "max_ms": self.max_ms, "ratio": ratio},
-        )
+    def missing(self, answer: Answer) -> str:
+        return "no latency was measured for this answer"
+
+    def describe(self, measured: float, cap: float) -> str:
+        return f"{measured:.1f} ms against a cap of {cap:.1f}"
 
 
 class LlmRubric(Check):
