@@ -68,8 +68,9 @@ def publish(
     payload: dict[str, str] = {}
     for entry in listed:
         run = read_document(archive.layout.root / entry.path).run
-        payload.update(payload_strings(run, disclosure))
-        histories.setdefault((run.tenant, run.suite), []).append(redact(run, disclosure))
+        redacted = redact(run, disclosure)
+        payload.update(payload_strings(run, disclosure, redacted))
+        histories.setdefault((run.tenant, run.suite), []).append(redacted)
         tick()
     suites = [
         SuiteRuns(

@@ -36,7 +36,7 @@ from pydantic import BaseModel, JsonValue
 from generator.document.model import CaseResult, Run, Verdict
 from generator.document.record import perimeter_keys
 from generator.document.redact import redact
-from generator.document.redacted import Disclosure, travels
+from generator.document.redacted import Disclosure, RedactedRun, travels
 from generator.document.trajectory import RecordedResponse, ToolCall, ToolStep
 
 MINIMUM = 8
@@ -46,9 +46,12 @@ Found = Iterator[tuple[str, str]]
 """Pairs of (field, string), in document order."""
 
 
-def payload_strings(run: Run, disclosure: Disclosure) -> dict[str, str]:
-    """Every payload string of ``run`` under ``disclosure``, mapped to the first field holding it."""
-    shown = _Shown(redact(run, disclosure))
+def payload_strings(run: Run, disclosure: Disclosure, redacted: RedactedRun | None = None) -> dict[str, str]:
+    """Every payload string of ``run`` under ``disclosure``, mapped to the first field holding it.
+
+    ``redacted`` is ``redact(run, disclosure)`` where the caller has it already.
+    """
+    shown = _Shown(redacted if redacted is not None else redact(run, disclosure))
     found: dict[str, str] = {}
     for field, string in _payload(run, disclosure):
         trimmed = string.strip()

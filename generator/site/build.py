@@ -137,7 +137,7 @@ def site_config(
                 }
             },
         ],
-        "markdown_extensions": ["tables", "attr_list", "md_in_html", {"toc": {"permalink": False}}],
+        "markdown_extensions": [{"toc": {"permalink": False}}],
         "extra_javascript": [
             "javascripts/plotly.min.js",
             "javascripts/charts.js",

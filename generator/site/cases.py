@@ -57,71 +57,67 @@ def _verdict_row(verdict: RedactedVerdict) -> dict[str, Any]:
     }
 
 
-def _answer(response: RedactedResponse, n: int, t: Mapping[str, str]) -> dict[str, Any]:
-    facts = []
-    if response.latency_ms is not None:
-        facts.append(f"{response.latency_ms:.1f} ms")
-    if response.cost_usd is not None:
-        facts.append(f"{number(response.cost_usd)} USD")
-    if response.usage is not None:
-        facts.append(f"{response.usage.input_tokens} + {response.usage.output_tokens} tokens")
+def _steps(response: RedactedResponse, t: Mapping[str, str]) -> tuple[tuple[str, str, str, bool], ...]:
+    """An answer's skeleton: (actor, actor label, text, failed) per step; tool calls stand in
+    for steps in a document recorded before steps existed."""
     if response.steps is not None:
-        facts.append(t["step.count"].format(steps=len(response.steps)))
-    steps = [
-        {
-            "actor": step.actor,
-            "actor_label": t[f"step.{step.actor}"],
-            "text": t["step.finish"].format(finish=step.finish)
-            if step.actor == "model" and step.finish
-            else ""
-            if step.actor == "model"
-            else f"{step.tool or t['step.unnamed']} · {t['trajectory.status.' + (step.status or 'success')]}",
-            "failed": step.status == "error",
-        }
-        for step in response.steps or ()
-    ]
-    if not steps and response.tool_calls:
-        steps = [
-            {
-                "actor": "tool",
-                "actor_label": t["step.tool"],
-                "text": f"{call.tool or t['step.unnamed']} · {t['trajectory.status.' + call.status]}",
-                "failed": call.status == "error",
-            }
-            for call in response.tool_calls
-        ]
-    note = t["step.oversize"] if response.oversize else t["step.none"]
-    return {
-        "title": t["case.answer"].format(n=n),
-        "facts": " · ".join(facts),
-        "steps": steps,
-        "note": note,
-    }
-
-
-def _case(case: RedactedCase, t: Mapping[str, str]) -> dict[str, Any]:
-    statuses = [v.status for v in case.verdicts]
-    summary = (
-        t["status.suspended"]
-        if case.suspended
-        else t["summary.counts"].format(
-            passed=statuses.count("pass"),
-            failed=statuses.count("fail"),
-            errored=statuses.count("error"),
+        return tuple(
+            (
+                step.actor,
+                t[f"step.{step.actor}"],
+                (t["step.finish"].format(finish=step.finish) if step.finish else "")
+                if step.actor == "model"
+                else f"{step.tool or t['step.unnamed']} · {t['trajectory.status.' + (step.status or 'success')]}",
+                step.status == "error",
+            )
+            for step in response.steps
         )
+    return tuple(
+        ("tool", t["step.tool"], f"{call.tool or t['step.unnamed']} · {t['trajectory.status.' + call.status]}", call.status == "error")
+        for call in response.tool_calls or ()
     )
-    responses = case.responses or []
-    traced = [r for r in responses if r.steps is not None or r.tool_calls is not None or r.oversize]
-    return {
-        "case_id": case.case_id,
-        "suspended": case.suspended,
-        "open": any(status != "pass" for status in statuses),
-        "summary": summary,
-        "verdicts": [_verdict_row(v) for v in case.verdicts],
-        "answers": [_answer(r, n, t) for n, r in enumerate(responses, 1) if r in traced],
-    }
 
 
-def case_views(run: RedactedRun, t: Mapping[str, str]) -> list[dict[str, Any]]:
-    """Every case of the run, as the run page lists them."""
-    return [_case(case, t) for case in run.results]
+def _trajectories(case: RedactedCase, t: Mapping[str, str]) -> list[dict[str, Any]]:
+    """The case's answers grouped by skeleton: samples that took the same steps are shown once."""
+    groups: dict[tuple[tuple[str, str, str, bool], ...], list[int]] = {}
+    oversize = []
+    for n, response in enumerate(case.responses or (), 1):
+        if response.oversize:
+            oversize.append(n)
+        elif response.steps is not None or response.tool_calls is not None:
+            groups.setdefault(_steps(response, t), []).append(n)
+    shown = [
+        {
+            "answers": t["case.answers"].format(numbers=", ".join(map(str, numbers))),
+            "steps": [{"actor": a, "actor_label": label, "text": text, "failed": failed} for a, label, text, failed in steps],
+        }
+        for steps, numbers in groups.items()
+    ]
+    if oversize:
+        numbers = ", ".join(map(str, oversize))
+        shown.append({"answers": t["case.answers"].format(numbers=numbers), "steps": [], "note": t["step.oversize"]})
+    return shown
+
+
+def case_views(run: RedactedRun, t: Mapping[str, str]) -> tuple[list[str], list[dict[str, Any]]]:
+    """The case × check matrix of a run page (check names, then a row per case), each row with
+    its cells and the case's trajectories."""
+    names = list(dict.fromkeys(v.assertion for case in run.results for v in case.verdicts))
+    rows = []
+    for case in run.results:
+        by_name = {v.assertion: v for v in case.verdicts}
+        statuses = [v.status for v in case.verdicts]
+        rows.append(
+            {
+                "case_id": case.case_id,
+                "suspended": case.suspended,
+                "open": any(status != "pass" for status in statuses),
+                "cells": [
+                    {"status": by_name[name].status, "score": number(by_name[name].score)} if name in by_name else None
+                    for name in names
+                ],
+                "trajectories": _trajectories(case, t),
+            }
+        )
+    return names, rows

@@ -212,6 +212,7 @@ class Site:
     ) -> Page:
         path = run_path(run)
         intervals = interval_chart(run, self.t)
+        names, cases = case_views(run, self.t)
         return self._render(
             "run",
             path,
@@ -230,7 +231,9 @@ class Site:
             reading=reading_sections(explain(run), self.locale),
             checks=check_rows(run),
             intervals=intervals,
-            cases=case_views(run, self.t),
+            check_names=names,
+            cases=cases,
+            glyphs={"pass": "✓", "fail": "✗", "error": "?"},
             withheld=self.withheld(run),
             released=self.released(run),
         )
