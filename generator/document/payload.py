@@ -1,0 +1,211 @@
+"""The payload of a run: every string of the full document that no published page may show.
+
+The site is redacted by construction (its pages are built from ``RedactedRun`` only); this module
+is the "checked anyway" half. After rendering, the build searches every output file for these
+strings (``generator.site.scan``) and fails on a hit, naming the file and the field. The rules,
+and why each is there:
+
+- **What is payload** follows the redaction boundary in DESIGN.md, field by field: outputs,
+  inputs, verdict reasons (case and aggregate), suspended reasons, tool arguments and results
+  (in ``tool_calls`` and in ``steps``), tool names, artifact text, run metadata (keys and
+  values), string values of verdict metadata at any depth, and perimeter config values.
+- **Unknown keys** (``model_extra``, at any level) are payload whole: ``redact`` builds by
+  allow-list and nobody has decided that they travel.
+- **A disclosed item is not payload**: the disclosure is the one declared way to publish it.
+- **JSON text is payload in its parts too**: arguments, results and structured outputs are JSON
+  text, and a page that rendered one would show its strings, not the text.
+- **At least 8 characters, surrounding whitespace trimmed**: a shorter string ("yes", "refund")
+  turns up on pages by chance, and a renderer trims what surrounds a value.
+- **Nothing the redacted run shows**: a payload string found inside a string (or number) of
+  ``redact(run, disclosure)`` is on the page legitimately (a case id equal to an output), so it
+  is subtracted; it would only ever fail the build for nothing.
+
+A field is a key path into the full document (``results[2].responses[0].steps[3].call.result``).
+Build logs may be public, so a path never quotes a string that is itself payload: an object key
+of 8 characters or more inside payload is named by its position (``metadata.#2``), and the key
+itself is reported as ``metadata.#2 (key)``.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+
+from pydantic import BaseModel, JsonValue
+
+from generator.document.model import CaseResult, Run, Verdict
+from generator.document.record import perimeter_keys
+from generator.document.redact import redact
+from generator.document.redacted import Disclosure, travels
+from generator.document.trajectory import RecordedResponse, ToolCall, ToolStep
+
+MINIMUM = 8
+"""The shortest string that counts: shorter ones occur on pages by chance."""
+
+Found = Iterator[tuple[str, str]]
+"""Pairs of (field, string), in document order."""
+
+
+def payload_strings(run: Run, disclosure: Disclosure) -> dict[str, str]:
+    """Every payload string of ``run`` under ``disclosure``, mapped to the first field holding it."""
+    shown = _Shown(redact(run, disclosure))
+    found: dict[str, str] = {}
+    for field, string in _payload(run, disclosure):
+        trimmed = string.strip()
+        if len(trimmed) >= MINIMUM and trimmed not in found and not shown.holds(trimmed):
+            found[trimmed] = field
+    return found
+
+
+class _Shown:
+    """Every string and number of a redacted run (as JSON writes it), keys included."""
+
+    def __init__(self, redacted: BaseModel) -> None:
+        parts: list[str] = []
+        _walk(redacted.model_dump(mode="json"), parts)
+        self._parts = parts
+        self._joined = "\0".join(parts)
+        self._longest = max(map(len, parts), default=0)
+
+    def holds(self, string: str) -> bool:
+        """Whether ``string`` is part of something shown (NUL joins the parts, so a string
+        without one cannot match across two)."""
+        if len(string) > self._longest:
+            return False
+        if "\0" in string:
+            return any(string in part for part in self._parts)
+        return string in self._joined
+
+
+def _walk(value: JsonValue, parts: list[str]) -> None:
+    if isinstance(value, str):
+        parts.append(value)
+    elif isinstance(value, dict):
+        parts.extend(value)
+        for item in value.values():
+            _walk(item, parts)
+    elif isinstance(value, list):
+        for item in value:
+            _walk(item, parts)
+    elif value is not None:
+        parts.append(json.dumps(value))
+
+
+def _payload(run: Run, disclosure: Disclosure) -> Found:
+    for c, case in enumerate(run.results):
+        yield from _case(case, f"results[{c}]", disclosure)
+    for a, verdict in enumerate(run.aggregate):
+        yield from _verdict(verdict, f"aggregate[{a}]", disclosure)
+    for position, (key, value) in enumerate(run.metadata.items()):
+        if key not in disclosure.run_metadata:
+            yield from _entry("metadata", position, key, value)
+    for path, artifact in run.artifacts.items():
+        if artifact.text is not None and path not in disclosure.artifacts:
+            yield f"artifacts[{path!r}].text", artifact.text
+    for side in ("target_config", "judge_config"):
+        values = getattr(run, side).values or {}
+        for key in sorted(perimeter_keys(values)):
+            if isinstance(values[key], str):
+                yield f"{side}.values.{key}", values[key]
+    for field, string in _unknown(run, ""):
+        yield field.removeprefix("."), string
+
+
+def _case(case: CaseResult, at: str, disclosure: Disclosure) -> Found:
+    if case.suspended_reason is not None:
+        yield f"{at}.suspended_reason", case.suspended_reason
+    for v, verdict in enumerate(case.verdicts):
+        yield from _verdict(verdict, f"{at}.verdicts[{v}]", disclosure)
+    for r, response in enumerate(case.responses or ()):
+        yield from _response(response, f"{at}.responses[{r}]", disclosure)
+
+
+def _verdict(verdict: Verdict, at: str, disclosure: Disclosure) -> Found:
+    if verdict.reason is not None:
+        yield f"{at}.reason", verdict.reason
+    for key, value in verdict.metadata.items():
+        if not travels(value) and key not in disclosure.score_metadata:
+            yield from _json(value, f"{at}.metadata{_segment(key)}")
+
+
+def _response(response: RecordedResponse, at: str, disclosure: Disclosure) -> Found:
+    for key in ("output", "input"):
+        text = getattr(response, key)
+        if text is not None:
+            yield from _text(text, f"{at}.{key}")
+    for k, call in enumerate(response.tool_calls or ()):
+        yield from _call(call, f"{at}.tool_calls[{k}]", disclosure)
+    for k, name in enumerate(response.tools or ()):
+        if not disclosure.discloses_tool(name):
+            yield f"{at}.tools[{k}]", name
+    for s, step in enumerate(response.steps or ()):
+        if isinstance(step, ToolStep):
+            yield from _call(step.call, f"{at}.steps[{s}].call", disclosure)
+
+
+def _call(call: ToolCall, at: str, disclosure: Disclosure) -> Found:
+    if call.tool is not None and not disclosure.discloses_tool(call.tool):
+        yield f"{at}.tool", call.tool
+    for key in ("arguments", "result"):
+        text = getattr(call, key)
+        if text is not None:
+            yield from _text(text, f"{at}.{key}")
+
+
+def _text(text: str, at: str) -> Found:
+    """A payload text, and its strings too when it is JSON text."""
+    yield at, text
+    if text.lstrip()[:1] in ("{", "["):
+        try:
+            parsed = json.loads(text)
+        except ValueError:
+            return
+        yield from _json(parsed, at)
+
+
+def _json(value: JsonValue, at: str) -> Found:
+    """Every string in a JSON value, object keys included, at any depth."""
+    if isinstance(value, str):
+        yield at, value
+    elif isinstance(value, list):
+        for i, item in enumerate(value):
+            yield from _json(item, f"{at}[{i}]")
+    elif isinstance(value, dict):
+        for position, (key, item) in enumerate(value.items()):
+            yield from _entry(at, position, key, item)
+
+
+def _entry(at: str, position: int, key: str, value: JsonValue) -> Found:
+    """An object's key and value, both payload; a long key is named by its position."""
+    segment = _segment(key, position)
+    yield f"{at}{segment} (key)", key
+    yield from _json(value, f"{at}{segment}")
+
+
+def _segment(key: str, position: int | None = None) -> str:
+    """A path step to ``key``; by position when given and the key is long enough to be payload."""
+    if position is not None and len(key) >= MINIMUM:
+        return f".#{position}"
+    return f".{key}" if key.isidentifier() else f"[{key!r}]"
+
+
+def _unknown(record: BaseModel, at: str) -> Found:
+    """Every string under a key the model does not declare, in ``record`` and below."""
+    for key, value in (record.model_extra or {}).items():
+        yield from _json(value, f"{at}{_segment(key)}")
+    for name in type(record).model_fields:
+        value = getattr(record, name)
+        if isinstance(value, BaseModel | list | dict):
+            yield from _records_in(value, f"{at}.{name}")
+
+
+def _records_in(value: BaseModel | list[object] | dict[str, object], at: str) -> Found:
+    if isinstance(value, BaseModel):
+        yield from _unknown(value, at)
+        return
+    items = value.items() if isinstance(value, dict) else enumerate(value)
+    for key, item in items:
+        if isinstance(item, BaseModel | list | dict):
+            yield from _records_in(
+                item, f"{at}[{key!r}]" if isinstance(key, str) else f"{at}[{key}]"
+            )
