@@ -83,8 +83,8 @@ class Sought:
     def __init__(self, payload: Mapping[str, str]) -> None:
         by_key: dict[bytes, list[tuple[str, str]]] = {}
         for string, field in payload.items():
-            for head in carried_forms(string[:KEY_BYTES]):
-                by_key.setdefault(head.encode()[:KEY_BYTES], []).append((string, field))
+            for key in {head.encode()[:KEY_BYTES] for head in carried_forms(string[:KEY_BYTES])}:
+                by_key.setdefault(key, []).append((string, field))
         self._candidates = list(by_key.values())
         self._automaton = BytesAhoCorasick(list(by_key)) if by_key else None
         self._forms: dict[str, list[bytes]] = {}
