@@ -46,7 +46,9 @@ Found = Iterator[tuple[str, str]]
 """Pairs of (field, string), in document order."""
 
 
-def payload_strings(run: Run, disclosure: Disclosure, redacted: RedactedRun | None = None) -> dict[str, str]:
+def payload_strings(
+    run: Run, disclosure: Disclosure, redacted: RedactedRun | None = None
+) -> dict[str, str]:
     """Every payload string of ``run`` under ``disclosure``, mapped to the first field holding it.
 
     ``redacted`` is ``redact(run, disclosure)`` where the caller has it already.
@@ -197,15 +199,18 @@ def _unknown(record: BaseModel, at: str) -> Found:
     for key, value in (record.model_extra or {}).items():
         yield from _json(value, f"{at}{_segment(key)}")
     for name in type(record).model_fields:
-        yield from _unknown_below(getattr(record, name), f"{at}.{name}")
+        value = getattr(record, name)
+        if isinstance(value, BaseModel | list | dict):
+            yield from _records_in(value, f"{at}.{name}")
 
 
-def _unknown_below(value: object, at: str) -> Found:
+def _records_in(value: BaseModel | list[object] | dict[str, object], at: str) -> Found:
     if isinstance(value, BaseModel):
         yield from _unknown(value, at)
-    elif isinstance(value, list):
-        for i, item in enumerate(value):
-            yield from _unknown_below(item, f"{at}[{i}]")
-    elif isinstance(value, dict):
-        for key, item in value.items():
-            yield from _unknown_below(item, f"{at}[{key!r}]")
+        return
+    items = value.items() if isinstance(value, dict) else enumerate(value)
+    for key, item in items:
+        if isinstance(item, BaseModel | list | dict):
+            yield from _records_in(
+                item, f"{at}[{key!r}]" if isinstance(key, str) else f"{at}[{key}]"
+            )

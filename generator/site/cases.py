@@ -57,7 +57,9 @@ def _verdict_row(verdict: RedactedVerdict) -> dict[str, Any]:
     }
 
 
-def _steps(response: RedactedResponse, t: Mapping[str, str]) -> tuple[tuple[str, str, str, bool], ...]:
+def _steps(
+    response: RedactedResponse, t: Mapping[str, str]
+) -> tuple[tuple[str, str, str, bool], ...]:
     """An answer's skeleton: (actor, actor label, text, failed) per step; tool calls stand in
     for steps in a document recorded before steps existed."""
     if response.steps is not None:
@@ -73,7 +75,12 @@ def _steps(response: RedactedResponse, t: Mapping[str, str]) -> tuple[tuple[str,
             for step in response.steps
         )
     return tuple(
-        ("tool", t["step.tool"], f"{call.tool or t['step.unnamed']} · {t['trajectory.status.' + call.status]}", call.status == "error")
+        (
+            "tool",
+            t["step.tool"],
+            f"{call.tool or t['step.unnamed']} · {t['trajectory.status.' + call.status]}",
+            call.status == "error",
+        )
         for call in response.tool_calls or ()
     )
 
@@ -90,13 +97,23 @@ def _trajectories(case: RedactedCase, t: Mapping[str, str]) -> list[dict[str, An
     shown = [
         {
             "answers": t["case.answers"].format(numbers=", ".join(map(str, numbers))),
-            "steps": [{"actor": a, "actor_label": label, "text": text, "failed": failed} for a, label, text, failed in steps],
+            "steps": [
+                {"actor": a, "actor_label": label, "text": text, "failed": failed}
+                for a, label, text, failed in steps
+            ],
+            "note": t["step.no_tools"],
         }
         for steps, numbers in groups.items()
     ]
     if oversize:
         numbers = ", ".join(map(str, oversize))
-        shown.append({"answers": t["case.answers"].format(numbers=numbers), "steps": [], "note": t["step.oversize"]})
+        shown.append(
+            {
+                "answers": t["case.answers"].format(numbers=numbers),
+                "steps": [],
+                "note": t["step.oversize"],
+            }
+        )
     return shown
 
 
@@ -114,7 +131,9 @@ def case_views(run: RedactedRun, t: Mapping[str, str]) -> tuple[list[str], list[
                 "suspended": case.suspended,
                 "open": any(status != "pass" for status in statuses),
                 "cells": [
-                    {"status": by_name[name].status, "score": number(by_name[name].score)} if name in by_name else None
+                    {"status": by_name[name].status, "score": number(by_name[name].score)}
+                    if name in by_name
+                    else None
                     for name in names
                 ],
                 "trajectories": _trajectories(case, t),

@@ -4,7 +4,9 @@
 string of the documents the build read, and returns each (file, field) it found. Pages carry a
 string escaped: HTML text and attributes (``html.escape`` and Jinja's ``&#34;``/``&#39;``), JSON
 (the search index, with and without ``ensure_ascii``), and JSON inside a ``<script>`` (Jinja's
-``tojson`` escapes ``<>&'``), so each string is sought in every one of those forms.
+``tojson`` escapes ``<>&'``), so each string is sought in every one of those forms. Files are
+searched as the UTF-8 bytes the site writes, without decoding, so an image or a font is
+searched too, at no extra cost.
 
 At the scale of an archive (about 60 MB of pages against half a million strings) a search per
 string is out of the question, so one Aho–Corasick automaton finds them all in a single pass
@@ -82,8 +84,8 @@ class Sought:
     def __init__(self, payload: Mapping[str, str]) -> None:
         by_key: dict[bytes, list[tuple[str, str]]] = {}
         for string, field in payload.items():
-            for head in carried_forms(string[:KEY_BYTES]):
-                by_key.setdefault(head.encode()[:KEY_BYTES], []).append((string, field))
+            for key in {head.encode()[:KEY_BYTES] for head in carried_forms(string[:KEY_BYTES])}:
+                by_key.setdefault(key, []).append((string, field))
         self._candidates = list(by_key.values())
         self._automaton = BytesAhoCorasick(list(by_key)) if by_key else None
         self._forms: dict[str, list[bytes]] = {}

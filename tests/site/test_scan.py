@@ -1,0 +1,109 @@
+"""The leak scan: a payload string is found in any form a page carries it, in any file."""
+
+from __future__ import annotations
+
+import gzip
+import html
+import json
+from pathlib import Path
+
+import pytest
+
+from generator.document.codec import read_run, redacted_bytes
+from generator.document.payload import payload_strings
+from generator.document.redact import redact
+from generator.document.redacted import NOTHING
+from generator.site.scan import KEY_BYTES, Leak, carried_forms, scan
+from tests._helpers import MARKERS, a_planted_run
+
+SPOKEN = 'She said "MARKoutputQ1 <b>&</b>" — it\'s done'
+"""An output with every character that some escaping changes."""
+
+
+def _write(folder: Path, relative: str, data: str | bytes) -> None:
+    path = folder / relative
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_bytes(data.encode() if isinstance(data, str) else data)
+
+
+def test_a_plain_string_has_one_form():
+    assert carried_forms("MARKoutputQ1 plain") == {"MARKoutputQ1 plain"}
+
+
+@pytest.mark.parametrize(
+    "form",
+    [
+        SPOKEN,
+        html.escape(SPOKEN),
+        html.escape(SPOKEN, quote=False),
+        SPOKEN.replace("&", "&amp;")
+        .replace("<", "&lt;")
+        .replace(">", "&gt;")
+        .replace('"', "&#34;")
+        .replace("'", "&#39;"),
+        json.dumps(SPOKEN)[1:-1],
+        json.dumps(SPOKEN, ensure_ascii=False)[1:-1],
+        json.dumps(html.escape(SPOKEN))[1:-1],
+        json.dumps(SPOKEN)[1:-1]
+        .replace("<", "\\u003c")
+        .replace(">", "\\u003e")
+        .replace("&", "\\u0026")
+        .replace("'", "\\u0027"),
+    ],
+    ids=["raw", "html", "html-text", "jinja", "json-ascii", "json", "json-of-html", "tojson"],
+)
+def test_a_string_is_found_in_each_form_a_page_carries_it(tmp_path, form):
+    _write(tmp_path, "page.html", f"<p>{form}</p>")
+    assert scan(tmp_path, {SPOKEN: "results[0].responses[0].output"}) == [
+        Leak("page.html", "results[0].responses[0].output")
+    ]
+
+
+def test_html_escaped_json_escaped_and_gzipped_strings_are_found_where_they_are(tmp_path):
+    payload = {
+        SPOKEN: "results[0].responses[0].output",
+        'Città "MARKreasonQ3"': "results[0].verdicts[0].reason",
+        "MARKbaseurlQ14.example": "target_config.values.base_url",
+    }
+    _write(tmp_path, "en/runs/one/index.html", f"<td>{html.escape(SPOKEN)}</td>")
+    _write(tmp_path, "search/search_index.json", json.dumps({"text": 'Città "MARKreasonQ3"'}))
+    _write(tmp_path, "sitemap.xml.gz", gzip.compress(b"<loc>MARKbaseurlQ14.example</loc>"))
+    assert scan(tmp_path, payload) == [
+        Leak("en/runs/one/index.html", "results[0].responses[0].output"),
+        Leak("search/search_index.json", "results[0].verdicts[0].reason"),
+        Leak("sitemap.xml.gz", "target_config.values.base_url"),
+    ]
+
+
+def test_every_file_and_field_is_reported_once_and_sorted(tmp_path):
+    payload = {"MARKinputQ2 asked": "b.input", "MARKoutputQ1 answered": "a.output"}
+    _write(tmp_path, "z.html", "MARKinputQ2 asked, MARKoutputQ1 answered, MARKinputQ2 asked")
+    _write(tmp_path, "a/b.html", "MARKoutputQ1 answered")
+    assert scan(tmp_path, payload) == [
+        Leak("a/b.html", "a.output"),
+        Leak("z.html", "a.output"),
+        Leak("z.html", "b.input"),
+    ]
+
+
+def test_a_clean_folder_gives_no_hit_even_where_a_page_shares_a_string_s_beginning(tmp_path):
+    long = "MARKoutputQ1 and then a long tail that the page does not carry"
+    _write(tmp_path, "page.html", f"<p>{long[: KEY_BYTES + 4]} but another ending</p>")
+    _write(tmp_path, "empty.txt", b"")
+    _write(tmp_path, "font.woff2", bytes(range(256)))
+    assert scan(tmp_path, {long: "results[0].responses[0].output"}) == []
+    assert scan(tmp_path, {}) == []
+
+
+def test_the_planted_run_s_published_document_is_clean_and_a_leaked_argument_is_named(tmp_path):
+    run = read_run(json.dumps(a_planted_run()).encode()).run
+    payload = payload_strings(run, NOTHING)
+    _write(tmp_path, "run.json", redacted_bytes(redact(run)))
+    assert scan(tmp_path, payload) == []
+    arguments = f'{{"q":"{MARKERS["arguments"]}"}}'
+    _write(tmp_path, "en/run/index.html", f"<code>{html.escape(arguments)}</code>")
+    at = "results[0].responses[0].tool_calls[0].arguments"
+    assert scan(tmp_path, payload) == [
+        Leak("en/run/index.html", at),
+        Leak("en/run/index.html", f"{at}.q"),
+    ]
