@@ -10,8 +10,10 @@ locale prefix), so the engine can change without the pages changing.
 
 from __future__ import annotations
 
+import json
 import logging
 import os
+import re
 import shutil
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
@@ -218,6 +220,47 @@ def run_mkdocs(config: Mapping[str, Any], staging: Path, epoch: int) -> None:
             raise SiteRefused(f"mkdocs could not build the site: {error}") from None
 
 
+_BASE = re.compile(r'(<script id="__config" type="application/json">\{[^<]*?"base": ")([^"]*)(")')
+
+
+def split_search(out: Path, default: str) -> None:
+    """One search index per language, so a reader searching the Italian site finds Italian pages.
+
+    The i18n plugin stacks every language's entries into the root index, which every page
+    loads from its ``base``. Each other language gets the index of its own pages (locations
+    relative to its folder, its own stemmer), and its pages a ``base`` at that folder: the theme
+    reads ``base`` only to find the index and to resolve the links of its results.
+    """
+    path = out / "search" / "search_index.json"
+    index = json.loads(path.read_text(encoding="utf-8"))
+    others = [locale for locale in LOCALES if locale != default]
+    for locale in others:
+        prefix = f"{locale}/"
+        own = [
+            entry | {"location": entry["location"][len(prefix) :]}
+            for entry in index["docs"]
+            if entry["location"].startswith(prefix)
+        ]
+        target = out / locale / "search" / "search_index.json"
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_text(_index_json(index["config"] | {"lang": [locale]}, own), encoding="utf-8")
+        for page in (out / locale).rglob("*.html"):
+            text = page.read_text(encoding="utf-8")
+            page.write_text(
+                _BASE.sub(rf"\g<1>\g<2>/{locale}/\g<3>", text, count=1), encoding="utf-8"
+            )
+    root = [
+        entry
+        for entry in index["docs"]
+        if not entry["location"].startswith(tuple(f"{o}/" for o in others))
+    ]
+    path.write_text(_index_json(index["config"] | {"lang": [default]}, root), encoding="utf-8")
+
+
+def _index_json(config: dict[str, Any], docs: list[dict[str, Any]]) -> str:
+    return json.dumps({"config": config, "docs": docs}, ensure_ascii=False, separators=(",", ":"))
+
+
 MARK = ".runsite-site"
 """A file every built site holds, so runsite replaces only a folder it built itself."""
 
@@ -233,6 +276,7 @@ def build_site(
     docs = staging / "docs"
     pages = stage(suites, settings, docs, tick)
     run_mkdocs(site_config(suites, settings, docs, out), staging, source_date(suites))
+    split_search(out, settings.language)
     (out / MARK).write_text("built by runsite\n", encoding="utf-8")
     return pages
 

@@ -175,3 +175,18 @@ def test_a_printed_run_page_opens_every_case(built, served, browser):
         visit.page.pdf(path=str(SHOTS / "run.pdf"))
     finally:
         visit.close()
+
+
+def test_searching_the_italian_site_finds_italian_pages(served, browser):
+    visit = Visit(browser, f"{served}/it/")
+    try:
+        visit.page.keyboard.press("s")
+        visit.page.locator("input.md-search__input").press_sequentially("Esecuzioni", delay=30)
+        visit.page.wait_for_selector(".md-search-result__item")
+        links = visit.page.locator(".md-search-result__item a").evaluate_all(
+            "links => links.map(a => a.href)"
+        )
+        assert links and all("/it/" in link for link in links)
+        assert visit.errors == []
+    finally:
+        visit.close()

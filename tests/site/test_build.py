@@ -134,3 +134,14 @@ def test_a_run_page_has_its_reading_and_checks_in_its_language(built: Path, lang
     heading = "The run in figures" if not language else "L&#39;esecuzione in cifre"
     assert heading in page or heading.replace("&#39;", "'") in page
     assert f'lang="{language.strip("/") or "en"}"' in page
+
+
+def test_each_language_searches_its_own_pages(built: Path):
+    english = json.loads((built / "site" / "search" / "search_index.json").read_text())
+    italian = json.loads((built / "site" / "it" / "search" / "search_index.json").read_text())
+    assert english["config"]["lang"] == ["en"] and italian["config"]["lang"] == ["it"]
+    assert not any(entry["location"].startswith("it/") for entry in english["docs"])
+    assert "Esecuzioni delle valutazioni" in {entry["title"] for entry in italian["docs"]}
+    assert "Evaluation runs" in {entry["title"] for entry in english["docs"]}
+    page = (built / "site" / "it" / "suites" / "acme" / "support" / "index.html").read_text()
+    assert '"base": "../../../../it/"' in page
