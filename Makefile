@@ -18,8 +18,8 @@ site: setup
 	$(BIN)/runsite build --out site
 
 lint: setup
-	$(BIN)/ruff check generator tests
-	$(BIN)/ruff format --check generator tests
+	$(BIN)/ruff check generator tests bench
+	$(BIN)/ruff format --check generator tests bench
 	$(BIN)/mypy
 
 test: lint

@@ -25,6 +25,9 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from _identity import use_bench_identity
 
 from generator.archive import Archive, init_archive
 from generator.document.codec import canonical, read_run
@@ -32,7 +35,6 @@ from generator.importers import files_of, read_files
 
 SUITES = ("support", "billing", "refunds", "search")
 CHECKS = ("contains", "regex", "answers_briefly", "cost_budget", "latency_budget", "tools_called")
-IDENTITY = {"GIT_AUTHOR_NAME": "bench", "GIT_AUTHOR_EMAIL": "bench@runsite.invalid"}
 
 
 def _verdict(rng: random.Random, check: str, n: int) -> dict[str, object]:
@@ -42,7 +44,12 @@ def _verdict(rng: random.Random, check: str, n: int) -> dict[str, object]:
     return {
         "assertion": check,
         "assertion_id": f"{n:016x}",
-        "metadata": {"agreement": 1.0, "errored_samples": 0, "samples": 5, "spread": round(max(samples) - min(samples), 6)},
+        "metadata": {
+            "agreement": 1.0,
+            "errored_samples": 0,
+            "samples": 5,
+            "spread": round(max(samples) - min(samples), 6),
+        },
         "reason": f"the mean of 5 samples for {check}",
         "samples": samples,
         "sample_min": min(samples),
@@ -55,8 +62,16 @@ def _verdict(rng: random.Random, check: str, n: int) -> dict[str, object]:
 
 
 def _response(rng: random.Random, case: int) -> dict[str, object]:
-    lookup = {"tool": "lookup_order", "arguments": json.dumps({"order": f"A-{case}"}), "result": f"order {case} shipped"}
-    refund = {"tool": "refund", "arguments": json.dumps({"order": f"A-{case}", "amount": rng.randint(5, 90)}), "result": "ok"}
+    lookup = {
+        "tool": "lookup_order",
+        "arguments": json.dumps({"order": f"A-{case}"}),
+        "result": f"order {case} shipped",
+    }
+    refund = {
+        "tool": "refund",
+        "arguments": json.dumps({"order": f"A-{case}", "amount": rng.randint(5, 90)}),
+        "result": "ok",
+    }
     return {
         "cost_usd": round(rng.uniform(0.0005, 0.002), 6),
         "finish": "end_turn",
@@ -91,7 +106,9 @@ def run_document(n: int, start: datetime) -> dict[str, object]:
     ]
     return {
         "aggregate": [],
-        "artifacts": {"prompts/system.txt": {"sha": "0" * 64, "text": f"system prompt version {n // 100}"}},
+        "artifacts": {
+            "prompts/system.txt": {"sha": "0" * 64, "text": f"system prompt version {n // 100}"}
+        },
         "config_hash": f"{(n // 250) + 1:016x}",
         "created_at": (start + timedelta(minutes=n)).isoformat(timespec="microseconds"),
         "environment": "staging",
@@ -138,9 +155,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=1000)
     count = parser.parse_args().runs
-    for name, value in IDENTITY.items():
-        os.environ.setdefault(name, value)
-        os.environ.setdefault(name.replace("AUTHOR", "COMMITTER"), value)
+    use_bench_identity()
     with tempfile.TemporaryDirectory() as scratch:
         folder = Path(scratch) / "archive"
         folder.mkdir()
@@ -150,7 +165,9 @@ def main() -> None:
         out = Path(scratch) / "site"
         wall, cpu, peak = _build(folder, out)
         pages = sum(1 for _ in out.rglob("index.html"))
-        print(f"full build, en + it: {wall:.1f} s wall, {cpu:.1f} s CPU, {pages} pages, load {os.getloadavg()[0]:.2f}")
+        print(
+            f"full build, en + it: {wall:.1f} s wall, {cpu:.1f} s CPU, {pages} pages, load {os.getloadavg()[0]:.2f}"
+        )
         extra = folder.parent / "one-more.json"
         extra.write_bytes(canonical(run_document(count, datetime(2026, 6, 1, tzinfo=UTC))))
         batch = read_files(files_of([extra]))

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import sys
 import tempfile
 import time
@@ -20,6 +19,9 @@ from datetime import datetime, timedelta
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from _identity import use_bench_identity
 
 from generator.archive import Archive, init_archive
 from generator.document.codec import read_run
@@ -30,7 +32,6 @@ SOURCE = (
     / "shared/corpus/digline-local"
     / "run1-baseline-candidate__2026-11-29T22-43-20-961326-00-00-b2a55669ae7e0169.json"
 )
-IDENTITY = {"GIT_AUTHOR_NAME": "bench", "GIT_AUTHOR_EMAIL": "bench@runsite.invalid"}
 
 
 def generate(folder: Path, count: int) -> list[Path]:
@@ -50,9 +51,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--count", type=int, default=1000)
     count = parser.parse_args().count
-    for name, value in IDENTITY.items():
-        os.environ.setdefault(name, value)
-        os.environ.setdefault(name.replace("AUTHOR", "COMMITTER"), value)
+    use_bench_identity()
     with tempfile.TemporaryDirectory() as scratch:
         incoming = Path(scratch) / "incoming"
         incoming.mkdir()
