@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 import sys
-from collections.abc import Callable
-from contextlib import suppress
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager, suppress
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import click
 
@@ -35,7 +35,8 @@ def build(out: Path | None, root: Path | None) -> int:
 
     archive = _open(root)
     target = (out or archive.layout.root / "site").resolve()
-    published = publish(archive, target, _steps)
+    with _steps() as progress:
+        published = publish(archive, target, progress)
     click.echo(f"{published.runs} runs, {published.pages} pages: {published.out}/index.html")
     released = {k: v for k, v in published.disclosure.items() if v}
     click.echo(f"released by runsite.toml's disclosure: {released or 'nothing'}", err=True)
@@ -58,7 +59,8 @@ def serve(port: int, root: Path | None) -> int:
 
     archive = _open(root)
     with tempfile.TemporaryDirectory(prefix="runsite-serve-") as folder:
-        published = publish(archive, Path(folder) / "site", _steps)
+        with _steps() as progress:
+            published = publish(archive, Path(folder) / "site", progress)
         handler = functools.partial(
             http.server.SimpleHTTPRequestHandler, directory=str(published.out)
         )
@@ -72,16 +74,22 @@ def serve(port: int, root: Path | None) -> int:
     return 0
 
 
-def _steps(total: int) -> Callable[[], None]:
-    """A progress bar over ``total`` steps on a terminal; nothing elsewhere."""
-    if not sys.stderr.isatty():
-        return lambda: None
-    bar = click.progressbar(length=total, label="building", file=sys.stderr)
-    bar.__enter__()
+@contextmanager
+def _steps() -> Iterator[Callable[[int], Callable[[], None]]]:
+    """A progress bar on a terminal, closed when the build ends however many steps it took;
+    nothing elsewhere."""
+    bars: list[Any] = []
 
-    def advance() -> None:
-        bar.update(1)
-        if bar.pos >= total:
+    def start(total: int) -> Callable[[], None]:
+        if not sys.stderr.isatty():
+            return lambda: None
+        bar = click.progressbar(length=total, label="building", file=sys.stderr)
+        bars.append(bar.__enter__())
+        return lambda: bar.update(1)
+
+    try:
+        yield start
+    finally:
+        for bar in bars:
+            bar.update(max(0, bar.length - bar.pos))
             bar.__exit__(None, None, None)
-
-    return advance
