@@ -10,20 +10,23 @@ place; a clean site replaces the previous one in one rename.
 from __future__ import annotations
 
 import tempfile
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 from datetime import datetime
 from importlib.resources import files
 from pathlib import Path
 
 from generator.archive import Archive
+from generator.archive.catalog import ArchivedRun
 from generator.document.payload import payload_strings
 from generator.document.redact import redact
 from generator.document.redacted import RedactedRun
 from generator.errors import Refused
 from generator.files import read_document
 from generator.site.build import TEMPLATES, SiteSettings, build_site, replace_site
-from generator.site.pages import SuiteRuns
+from generator.site.build import environment as site_environment
+from generator.site.labels import LOCALES
+from generator.site.pages import Page, Site, SuiteRuns, verdicts_only
 from generator.site.scan import scan, shipped_files
 
 
@@ -53,6 +56,59 @@ class Published:
     disclosure: Mapping[str, object]
 
 
+class _Pages:
+    """The site's pages, made suite by suite as the archive is read.
+
+    Only what a page needs is held: a run with its recorded answers while its own pages are
+    written (with the previous run and the reference, which its comparisons read), and for the
+    suite and home pages every run without its answers. Payload strings are gathered as runs
+    are read, for the scan after the build.
+    """
+
+    def __init__(self, archive: Archive, tick: Callable[[], None]) -> None:
+        self.archive = archive
+        self.tick = tick
+        self.disclosure = archive.config.disclosure
+        self.payload: dict[str, str] = {}
+        self.suites: list[SuiteRuns] = []
+        self.runs = 0
+        environment = site_environment()
+        self.sites = [Site(environment, locale) for locale in LOCALES]
+
+    def _read(self, entry: ArchivedRun) -> RedactedRun:
+        run = read_document(self.archive.layout.root / entry.path).run
+        redacted = redact(run, self.disclosure)
+        self.payload.update(payload_strings(run, self.disclosure, redacted))
+        self.runs += 1
+        self.tick()
+        return redacted
+
+    def __iter__(self) -> Iterator[tuple[str, Page]]:
+        listed, references = self.archive.runs()
+        by_suite: dict[tuple[str, str], list[ArchivedRun]] = {}
+        for entry in listed:
+            by_suite.setdefault(entry.suite_of, []).append(entry)
+        for (tenant, suite), entries in sorted(by_suite.items()):
+            entries.sort(key=lambda e: (datetime.fromisoformat(e.created_at), e.key))
+            key = references.get((tenant, suite))
+            reference = next((self._read(e) for e in entries if e.key == key), None)
+            previous: RedactedRun | None = None
+            history = []
+            for entry in entries:
+                run = reference if reference is not None and entry.key == key else self._read(entry)
+                for site in self.sites:
+                    yield from (
+                        (site.locale, page) for page in site.run_pages(run, previous, reference)
+                    )
+                history.append(verdicts_only(run))
+                previous = run
+            self.suites.append(SuiteRuns(tenant, suite, tuple(history), key))
+            for site in self.sites:
+                yield site.locale, site.suite(self.suites[-1])
+        for site in self.sites:
+            yield site.locale, site.home(self.suites)
+
+
 def publish(
     archive: Archive, out: Path, progress: Callable[[int], Callable[[], None]]
 ) -> Published:
@@ -61,26 +117,8 @@ def publish(
     ``progress`` is given the number of steps (runs read, then pages written) and returns what
     to call after each.
     """
-    listed, references = archive.runs()
-    disclosure = archive.config.disclosure
-    tick = progress(len(listed) * 7)
-    histories: dict[tuple[str, str], list[RedactedRun]] = {}
-    payload: dict[str, str] = {}
-    for entry in listed:
-        run = read_document(archive.layout.root / entry.path).run
-        redacted = redact(run, disclosure)
-        payload.update(payload_strings(run, disclosure, redacted))
-        histories.setdefault((run.tenant, run.suite), []).append(redacted)
-        tick()
-    suites = [
-        SuiteRuns(
-            tenant,
-            suite,
-            tuple(sorted(runs, key=lambda r: (datetime.fromisoformat(r.created_at), r.key))),
-            references.get((tenant, suite)),
-        )
-        for (tenant, suite), runs in sorted(histories.items())
-    ]
+    listed, _ = archive.runs()
+    pages = _Pages(archive, progress(len(listed) * 7))
     settings = SiteSettings(
         name=archive.config.site.name,
         language=archive.config.site.language,
@@ -89,8 +127,8 @@ def publish(
     out.parent.mkdir(parents=True, exist_ok=True)
     with tempfile.TemporaryDirectory(prefix=".runsite-", dir=out.parent) as work:
         built = Path(work) / "site"
-        pages = build_site(suites, settings, built, Path(work), tick)
-        leaks = scan(built, payload, shipped_files(*SHIPPED))
+        count = build_site(pages, lambda: pages.suites, settings, built, Path(work), pages.tick)
+        leaks = scan(built, pages.payload, shipped_files(*SHIPPED))
         if leaks:
             first = leaks[0]
             more = f" (and {len(leaks) - 1} more)" if len(leaks) > 1 else ""
@@ -98,4 +136,4 @@ def publish(
                 f"{out / first.file}: carries the payload of {first.field}{more}; nothing was published"
             )
         replace_site(built, out)
-    return Published(out, len(listed), pages, disclosure.model_dump())
+    return Published(out, pages.runs, count, archive.config.disclosure.model_dump())

@@ -15,7 +15,7 @@ import logging
 import os
 import re
 import shutil
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import datetime
@@ -28,7 +28,7 @@ from jinja2 import Environment, FileSystemLoader, StrictUndefined
 
 from generator.errors import Refused
 from generator.site.labels import LABELS, LOCALES
-from generator.site.pages import Site, SuiteRuns, suite_path
+from generator.site.pages import Page, SuiteRuns, suite_path
 
 TEMPLATES = Path(__file__).resolve().parents[2] / "site_templates"
 OWNED = (
@@ -68,17 +68,13 @@ def environment() -> Environment:
     )
 
 
-def stage(
-    suites: Sequence[SuiteRuns], settings: SiteSettings, docs: Path, tick: Callable[[], None]
-) -> int:
-    """Write every page of both languages under ``docs/<locale>/`` and the assets beside them;
-    a file is rewritten only when its bytes change. Returns the number of pages."""
-    env = environment()
+def stage(pages: Iterable[tuple[str, Page]], docs: Path, tick: Callable[[], None]) -> int:
+    """Write every (locale, page) under ``docs/<locale>/`` and the assets beside them; a file is
+    rewritten only when its bytes change, and one no page wrote is removed. Returns the pages."""
     wanted: set[Path] = set()
-    for locale in LOCALES:
-        for page in Site(env, locale).pages(suites):
-            _write(docs / locale / page.path, page.text.encode("utf-8"), wanted)
-            tick()
+    for locale, page in pages:
+        _write(docs / locale / page.path, page.text.encode("utf-8"), wanted)
+        tick()
     plotly_js = Path(str(files("plotly"))) / "package_data" / "plotly.min.js"
     _write(docs / "javascripts" / "plotly.min.js", plotly_js.read_bytes(), wanted)
     for name, folder in (("charts.js", "javascripts"), ("runsite.css", "stylesheets")):
@@ -266,19 +262,25 @@ MARK = ".runsite-site"
 
 
 def build_site(
-    suites: Sequence[SuiteRuns],
+    pages: Iterable[tuple[str, Page]],
+    suites: Callable[[], Sequence[SuiteRuns]],
     settings: SiteSettings,
     out: Path,
     staging: Path,
     tick: Callable[[], None],
 ) -> int:
-    """Stage and build the whole site into the new folder ``out``; returns the pages built."""
+    """Stage ``pages`` and build the site into the new folder ``out``; returns the pages built.
+
+    ``suites`` gives the archive's suites once every page has been written (the navigation and
+    the build's date are made of them).
+    """
     docs = staging / "docs"
-    pages = stage(suites, settings, docs, tick)
-    run_mkdocs(site_config(suites, settings, docs, out), staging, source_date(suites))
+    count = stage(pages, docs, tick)
+    built = suites()
+    run_mkdocs(site_config(built, settings, docs, out), staging, source_date(built))
     split_search(out, settings.language)
     (out / MARK).write_text("built by runsite\n", encoding="utf-8")
-    return pages
+    return count
 
 
 def replace_site(built: Path, out: Path) -> None:

@@ -84,6 +84,14 @@ def _title(text: str) -> str:
     return json.dumps(html.escape(text), ensure_ascii=False)
 
 
+def verdicts_only(run: RedactedRun) -> RedactedRun:
+    """``run`` without its recorded answers: what a suite's history and the home page read, at
+    a fraction of the memory of a run whose every answer carries a trajectory."""
+    return run.model_copy(
+        update={"results": [case.model_copy(update={"responses": None}) for case in run.results]}
+    )
+
+
 def reading_sections(reading: Reading, locale: str) -> list[tuple[str, list[str]]]:
     """The reading's facts under their headings, in ``locale``."""
     phrases = catalog(locale)
@@ -105,19 +113,15 @@ class Site:
         self.t = LABELS[locale]
         self.env = environment
 
-    def pages(self, suites: Sequence[SuiteRuns]) -> Iterator[Page]:
-        yield self.home(suites)
-        for history in suites:
-            yield self.suite(history)
-            runs = history.runs
-            reference = next((r for r in runs if r.key == history.reference), None)
-            for n, run in enumerate(runs):
-                previous = runs[n - 1] if n else None
-                yield self.run(history, run, previous, reference)
-                for other in {
-                    id(o): o for o in (previous, reference) if o is not None and o is not run
-                }.values():
-                    yield self.diff(history, run, other)
+    def run_pages(
+        self, run: RedactedRun, previous: RedactedRun | None, reference: RedactedRun | None
+    ) -> Iterator[Page]:
+        """A run's page, and its comparisons with the previous run and with the reference."""
+        yield self.run(run, previous, reference)
+        for other in {
+            id(o): o for o in (previous, reference) if o is not None and o is not run
+        }.values():
+            yield self.diff(run, other)
 
     def _render(self, template: str, path: str, heading: str, **values: Any) -> Page:
         page = self.env.get_template(f"pages/{template}.md")
@@ -205,7 +209,6 @@ class Site:
 
     def run(
         self,
-        history: SuiteRuns,
         run: RedactedRun,
         previous: RedactedRun | None,
         reference: RedactedRun | None,
@@ -221,7 +224,7 @@ class Site:
             tenant=run.tenant,
             suite=run.suite,
             summary=self.summary(run),
-            is_reference=run.key == history.reference,
+            is_reference=reference is not None and run.key == reference.key,
             facts=self.header(run),
             suite_href=href(path, suite_path(run.tenant, run.suite)),
             previous_href=href(path, diff_path(run, previous)) if previous else None,
@@ -238,7 +241,7 @@ class Site:
             released=self.released(run),
         )
 
-    def diff(self, history: SuiteRuns, run: RedactedRun, other: RedactedRun) -> Page:
+    def diff(self, run: RedactedRun, other: RedactedRun) -> Page:
         path = diff_path(run, other)
         title = self.t["diff.title"].format(run=run.created_at, other=other.created_at)
         try:
