@@ -36,7 +36,7 @@ from pydantic import BaseModel, JsonValue
 from generator.document.model import CaseResult, Run, Verdict
 from generator.document.record import perimeter_keys
 from generator.document.redact import redact
-from generator.document.redacted import Disclosure, RedactedRun, travels
+from generator.document.redacted import Disclosure, RedactedRun
 from generator.document.trajectory import RecordedResponse, ToolCall, ToolStep
 
 MINIMUM = 8
@@ -129,7 +129,7 @@ def _verdict(verdict: Verdict, at: str, disclosure: Disclosure) -> Found:
     if verdict.reason is not None:
         yield f"{at}.reason", verdict.reason
     for key, value in verdict.metadata.items():
-        if not travels(value) and key not in disclosure.score_metadata:
+        if not disclosure.releases(key, value):
             yield from _json(value, f"{at}.metadata{_segment(key)}")
 
 

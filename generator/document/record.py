@@ -84,6 +84,8 @@ Count = Annotated[int, Field(ge=0)]
 Amount = Annotated[float, Field(ge=0)]
 Unit = Annotated[float, Field(ge=0, le=1)]
 Status = Literal["pass", "fail", "error"]
+ToolStatus = Literal["success", "error", "not_reported"]
+"""How a tool call went: ``success`` is what the document leaves unwritten."""
 Metadata = dict[str, JsonValue]
 Scalar = Annotated[str | int | float | bool, BeforeValidator(_scalar)]
 

@@ -13,7 +13,7 @@ from typing import Any
 
 from generator.document.model import SCHEMA, Artifact, CaseResult, Run
 from generator.document.record import ConfigParts, RunHeader, VerdictNumbers, perimeter_keys
-from generator.document.redacted import NOTHING, Disclosure, RedactedArtifact, RedactedRun, travels
+from generator.document.redacted import NOTHING, Disclosure, RedactedArtifact, RedactedRun
 from generator.document.trajectory import ModelStep, RecordedResponse, ToolCall
 
 Labeller = Callable[[str | None], str | None]
@@ -61,9 +61,7 @@ def _kept(record: Any, keys: tuple[str, ...]) -> dict[str, Any]:
 
 def _verdict(verdict: VerdictNumbers, disclosure: Disclosure) -> dict[str, Any]:
     metadata = {
-        key: value
-        for key, value in verdict.metadata.items()
-        if travels(value) or key in disclosure.score_metadata
+        key: value for key, value in verdict.metadata.items() if disclosure.releases(key, value)
     }
     return {**_kept(verdict, _VERDICT_KEYS), "metadata": metadata}
 
@@ -134,7 +132,7 @@ def _narrow_case(case: dict[str, Any], disclosure: Disclosure) -> dict[str, Any]
         verdict["metadata"] = {
             key: value
             for key, value in verdict["metadata"].items()
-            if travels(value) or key in disclosure.score_metadata
+            if disclosure.releases(key, value)
         }
     label = _labeller(disclosure)
     for response in case.get("responses") or ():

@@ -29,13 +29,13 @@ from generator.document.record import (
     Name,
     RunHeader,
     Sealed,
+    ToolStatus,
     Usage,
     VerdictNumbers,
     perimeter_keys,
     refusal,
 )
 
-ToolStatus = Literal["success", "error", "not_reported"]
 _NUMBERED_TOOL = re.compile(r"tool #[1-9][0-9]*")
 
 
@@ -65,6 +65,11 @@ class Disclosure(Sealed):
         return self.tool_names is True or (
             isinstance(self.tool_names, list) and name in self.tool_names
         )
+
+    def releases(self, key: str, value: JsonValue) -> bool:
+        """Whether verdict metadata ``key`` may be published: a number or a boolean travels on
+        its own merit, anything else only when the disclosure names its key."""
+        return travels(value) or key in self.score_metadata
 
     def meet(self, other: Disclosure) -> Disclosure:
         """What both disclosures release: redacting again never widens."""
@@ -197,7 +202,7 @@ class RedactedRun(RunHeader):
                 raise refusal(f"{side}.values.{key}", "a perimeter value, which never travels")
         for where, verdict in self._verdicts():
             for key, value in verdict.metadata.items():
-                if not travels(value) and key not in shown.score_metadata:
+                if not shown.releases(key, value):
                     raise refusal(f"{where}.metadata.{key}", "a value that is not a number")
         for c, case in enumerate(self.results):
             for label in case.tool_labels():

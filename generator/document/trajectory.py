@@ -17,9 +17,7 @@ from typing import Annotated, Literal, Self
 
 from pydantic import Field, model_validator
 
-from generator.document.record import Amount, Count, Name, Record, Usage, refusal
-
-ToolStatus = Literal["success", "error", "not_reported"]
+from generator.document.record import Amount, Count, Name, Record, ToolStatus, Usage, refusal
 
 
 class ToolCall(Record):

@@ -16,7 +16,10 @@ from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass, field
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:  # a type only: importing generator stays free of pydantic
+    from generator.document.record import ToolStatus
 
 _ABSENT: Any = object()
 
@@ -29,7 +32,7 @@ class ToolCallRecord:
     arguments: Any = _ABSENT
     """The arguments as the model gave them; absent when the reply carried none."""
     result: str | None = None
-    status: Literal["success", "error", "not_reported"] = "not_reported"
+    status: ToolStatus = "not_reported"
 
     def returned(self, result: Any) -> None:
         """The tool ran and returned ``result`` (kept as text)."""

@@ -12,12 +12,12 @@ from __future__ import annotations
 import json
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, Literal
+from typing import Any, Literal, get_args
 
+from generator.document.record import ToolStatus
 from generator.document.trajectory import ModelStep, RecordedResponse, ToolCall, ToolStep
 from generator.suite.collect import ModelCall
 
-Status = Literal["success", "error", "not_reported"]
 TOOL_USE_FINISHES = frozenset({"tool_use", "tool_calls"})
 """Finish reasons with which a provider says its reply asked for tools."""
 
@@ -33,7 +33,7 @@ class ToolUse:
     tool: str | None
     arguments: str | None = None
     result: str | None = None
-    status: Status = "success"
+    status: ToolStatus = "success"
 
 
 @dataclass(frozen=True)
@@ -183,7 +183,7 @@ def _use(call: Any, where: str) -> ToolUse:
     tool, status, result = call.get("tool"), call.get("status", "success"), call.get("result")
     if tool is not None and (not isinstance(tool, str) or not tool):
         raise TrajectoryError(f"{where}.tool is not a tool name")
-    if status not in ("success", "error", "not_reported"):
+    if status not in get_args(ToolStatus):
         raise TrajectoryError(f"{where}.status is not one of success, error, not_reported")
     arguments = arguments_text(call["arguments"]) if "arguments" in call else None
     return ToolUse(
