@@ -60,6 +60,12 @@ def canonical(value: Any) -> bytes:
     return (_LONE_SURROGATE.sub("\ufffd", text) + "\n").encode("utf-8")
 
 
+def compact(value: Any) -> str:
+    """The one-line canonical JSON a recorded answer keeps structured output, request bodies and
+    tool arguments in: sorted keys, no spaces, so the same value is always the same text."""
+    return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+
+
 _LONE_SURROGATE = re.compile("[\ud800-\udfff]")
 
 

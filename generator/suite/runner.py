@@ -13,7 +13,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from generator.document.codec import validate
+from generator.document.codec import compact, validate
 from generator.document.model import SCHEMA, Run
 from generator.document.numbers import at_precision
 from generator.suite.aggregates import CaseOutcome
@@ -21,7 +21,7 @@ from generator.suite.checks import Judge, Judgement
 from generator.suite.identity import assertion_id, config_hash
 from generator.suite.sampling import verdict_of
 from generator.suite.spec import Case, Suite
-from generator.suite.targets import Caller, Reply, compact_json
+from generator.suite.targets import Caller, Reply
 from generator.suite.trajectory import recorded_form
 
 RECORDING_CEILING = 65_536
@@ -209,10 +209,10 @@ def _recorded(reply: Reply) -> dict[str, Any]:
         return recorded
     if answer.cost_usd is not None:
         recorded["cost_usd"] = answer.cost_usd
-    output = answer.output if isinstance(answer.output, str) else compact_json(answer.output)
+    output = answer.output if isinstance(answer.output, str) else compact(answer.output)
     trajectory = recorded_form(answer.trajectory)
     counted = trajectory.get("steps", trajectory.get("tool_calls", []))
-    sizes = (len(output), len(reply.input or ""), len(compact_json(counted)))
+    sizes = (len(output), len(reply.input or ""), len(compact(counted)))
     if max(sizes) > RECORDING_CEILING:
         return recorded | {"oversize": True}
     texts = {"output": output, "kind": answer.kind} | (

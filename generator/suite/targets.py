@@ -16,6 +16,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any, Literal
 
+from generator.document.codec import compact
 from generator.document.numbers import at_precision
 from generator.suite.checks import Answer
 from generator.suite.collect import ModelCall, collecting
@@ -43,11 +44,6 @@ class Reply:
 
 
 Caller = Callable[[Case], Reply]
-
-
-def compact_json(value: Any) -> str:
-    """Structured output and request bodies as recorded: canonical, compact JSON."""
-    return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
 
 
 def _number(value: Any) -> bool:
@@ -97,7 +93,7 @@ def reply_of(value: Any, latency_ms: float) -> Reply:
         latency,
         input=given_input
         if isinstance(given_input, str) or given_input is None
-        else compact_json(given_input),
+        else compact(given_input),
         usage=dict(usage) if usage else None,
     )
 
@@ -206,7 +202,7 @@ def http_caller(target: HttpTarget) -> Caller:
     """POST each case's body as JSON and read the answer from the JSON that comes back."""
 
     def call(case: Case) -> Reply:
-        body = compact_json(_body(target.body, case))
+        body = compact(_body(target.body, case))
         request = urllib.request.Request(
             target.url,
             data=body.encode("utf-8"),

@@ -14,6 +14,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal, get_args
 
+from generator.document.codec import compact
 from generator.document.record import ToolStatus
 from generator.document.trajectory import ModelStep, RecordedResponse, ToolCall, ToolStep
 from generator.suite.collect import ModelCall
@@ -90,7 +91,7 @@ def arguments_text(arguments: Any) -> str:
             value = json.loads(arguments)
         except ValueError:
             return arguments
-    return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+    return compact(value)
 
 
 def from_calls(calls: Sequence[ModelCall]) -> Trajectory:
