@@ -10,7 +10,7 @@ place; a clean site replaces the previous one in one rename.
 from __future__ import annotations
 
 import tempfile
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from importlib.resources import files
@@ -65,13 +65,20 @@ class _Pages:
     are read, for the scan after the build.
     """
 
-    def __init__(self, archive: Archive, tick: Callable[[], None]) -> None:
+    def __init__(
+        self,
+        archive: Archive,
+        listed: Sequence[ArchivedRun],
+        references: Mapping[tuple[str, str], str],
+        tick: Callable[[], None],
+    ) -> None:
         self.archive = archive
+        self.listed = listed
+        self.references = references
         self.tick = tick
         self.disclosure = archive.config.disclosure
         self.payload: dict[str, str] = {}
         self.suites: list[SuiteRuns] = []
-        self.runs = 0
         environment = site_environment()
         self.sites = [Site(environment, locale) for locale in LOCALES]
 
@@ -79,18 +86,16 @@ class _Pages:
         run = read_document(self.archive.layout.root / entry.path).run
         redacted = redact(run, self.disclosure)
         self.payload.update(payload_strings(run, self.disclosure, redacted))
-        self.runs += 1
         self.tick()
         return redacted
 
     def __iter__(self) -> Iterator[tuple[str, Page]]:
-        listed, references = self.archive.runs()
         by_suite: dict[tuple[str, str], list[ArchivedRun]] = {}
-        for entry in listed:
+        for entry in self.listed:
             by_suite.setdefault(entry.suite_of, []).append(entry)
         for (tenant, suite), entries in sorted(by_suite.items()):
             entries.sort(key=lambda e: (datetime.fromisoformat(e.created_at), e.key))
-            key = references.get((tenant, suite))
+            key = self.references.get((tenant, suite))
             reference = next((self._read(e) for e in entries if e.key == key), None)
             previous: RedactedRun | None = None
             history = []
@@ -117,8 +122,8 @@ def publish(
     ``progress`` is given the number of steps (runs read, then pages written) and returns what
     to call after each.
     """
-    listed, _ = archive.runs()
-    pages = _Pages(archive, progress(len(listed) * 7))
+    listed, references = archive.runs()
+    pages = _Pages(archive, listed, references, progress(len(listed) * 7))
     settings = SiteSettings(
         name=archive.config.site.name,
         language=archive.config.site.language,
@@ -136,4 +141,4 @@ def publish(
                 f"{out / first.file}: carries the payload of {first.field}{more}; nothing was published"
             )
         replace_site(built, out)
-    return Published(out, pages.runs, count, archive.config.disclosure.model_dump())
+    return Published(out, len(listed), count, archive.config.disclosure.model_dump())
