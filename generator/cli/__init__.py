@@ -9,7 +9,8 @@ from __future__ import annotations
 
 import sys
 import traceback
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NoReturn, TypeVar
 
@@ -91,6 +92,31 @@ def _print(value: Any, as_json: bool, lines: Callable[[Any], Iterable[str]]) -> 
 def _echo_lines(lines: Iterable[str]) -> None:
     for line in lines:
         click.echo(line)
+
+
+@contextmanager
+def _progress_bar(label: str) -> Iterator[Callable[[int], Callable[[], None]]]:
+    """Progress on stderr when it is a terminal: the context gives a function that, told the
+    number of steps, returns what to call after each. A bar is filled when the work succeeds,
+    however far the estimate was off; nothing is drawn off a terminal."""
+    bars: list[Any] = []
+
+    def start(total: int) -> Callable[[], None]:
+        if not sys.stderr.isatty():
+            return lambda: None
+        bar = click.progressbar(length=total, label=label, file=sys.stderr)
+        bars.append(bar.__enter__())
+        return lambda: bar.update(1)
+
+    done = False
+    try:
+        yield start
+        done = True
+    finally:
+        for bar in bars:
+            if done:
+                bar.update(max(0, bar.length - bar.pos))
+            bar.__exit__(None, None, None)
 
 
 def _warn_unknown(path: Path, unknown: Sequence[str]) -> None:

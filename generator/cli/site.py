@@ -2,15 +2,13 @@
 
 from __future__ import annotations
 
-import sys
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager, suppress
+from contextlib import suppress
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 import click
 
-from generator.cli import _open, _root_option, cli
+from generator.cli import _open, _progress_bar, _root_option, cli
 
 if TYPE_CHECKING:
     pass
@@ -35,7 +33,7 @@ def build(out: Path | None, root: Path | None) -> int:
 
     archive = _open(root)
     target = (out or archive.layout.root / "site").resolve()
-    with _steps() as progress:
+    with _progress_bar("building") as progress:
         published = publish(archive, target, progress)
     click.echo(f"{published.runs} runs, {published.pages} pages: {published.out}/index.html")
     released = {k: v for k, v in published.disclosure.items() if v}
@@ -59,7 +57,7 @@ def serve(port: int, root: Path | None) -> int:
 
     archive = _open(root)
     with tempfile.TemporaryDirectory(prefix="runsite-serve-") as folder:
-        with _steps() as progress:
+        with _progress_bar("building") as progress:
             published = publish(archive, Path(folder) / "site", progress)
         handler = functools.partial(
             http.server.SimpleHTTPRequestHandler, directory=str(published.out)
@@ -72,24 +70,3 @@ def serve(port: int, root: Path | None) -> int:
             with suppress(KeyboardInterrupt):
                 server.serve_forever()
     return 0
-
-
-@contextmanager
-def _steps() -> Iterator[Callable[[int], Callable[[], None]]]:
-    """A progress bar on a terminal, closed when the build ends however many steps it took;
-    nothing elsewhere."""
-    bars: list[Any] = []
-
-    def start(total: int) -> Callable[[], None]:
-        if not sys.stderr.isatty():
-            return lambda: None
-        bar = click.progressbar(length=total, label="building", file=sys.stderr)
-        bars.append(bar.__enter__())
-        return lambda: bar.update(1)
-
-    try:
-        yield start
-    finally:
-        for bar in bars:
-            bar.update(max(0, bar.length - bar.pos))
-            bar.__exit__(None, None, None)

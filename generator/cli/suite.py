@@ -2,14 +2,12 @@
 
 from __future__ import annotations
 
-import sys
-from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import click
 
-from generator.cli import _open, _root_option, cli
+from generator.cli import _open, _progress_bar, _root_option, cli
 from generator.errors import Refused
 
 if TYPE_CHECKING:
@@ -36,7 +34,8 @@ def run(
     metadata = dict(_pair(item) for item in meta)
     _check_kept(no_archive, out)
     archive = None if no_archive else _open(root)
-    measured = measure(suite_file, _now(), metadata, _case_progress)
+    with _progress_bar("cases") as progress:
+        measured = measure(suite_file, _now(), metadata, progress)
     return _keep(measured, archive, out, f"runsite run {suite_file}")
 
 
@@ -111,18 +110,3 @@ def _pair(item: str) -> tuple[str, str]:
     if not equals or not key:
         raise Refused("--meta: takes KEY=VALUE")
     return key, value
-
-
-def _case_progress(total: int) -> Callable[[Any], None] | None:
-    """A progress bar on stderr when it is a terminal; nothing otherwise."""
-    if not sys.stderr.isatty():
-        return None
-    bar = click.progressbar(length=total, label="cases", file=sys.stderr)
-    bar.__enter__()
-
-    def advance(_: Any) -> None:
-        bar.update(1)
-        if bar.pos >= total:
-            bar.__exit__(None, None, None)
-
-    return advance

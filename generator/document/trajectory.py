@@ -114,8 +114,3 @@ class RecordedResponse(Record):
             calls = [step.call for step in steps if isinstance(step, ToolStep)]
             if calls != self.tool_calls:
                 raise refusal("steps", "the tool steps do not name the calls in tool_calls")
-
-    @property
-    def tool_steps(self) -> list[ToolStep]:
-        """The tool steps, in order; empty when no steps were recorded."""
-        return [step for step in self.steps or () if isinstance(step, ToolStep)]

@@ -10,7 +10,6 @@ from generator.document.model import Run
 from generator.suite.load import importing_from, load_suite
 from generator.suite.replay import replay_caller, replayable
 from generator.suite.runner import Setting, run_suite
-from generator.suite.spec import Case
 
 
 def commit_of(folder: Path) -> str | None:
@@ -29,7 +28,7 @@ def measure(
     path: Path,
     created_at: str,
     metadata: Mapping[str, str],
-    progress: Callable[[int], Callable[[Case], None] | None] | None = None,
+    progress: Callable[[int], Callable[[], None]] | None = None,
 ) -> Run:
     """Load the suite at ``path``, run it, and return the run document.
 

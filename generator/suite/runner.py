@@ -104,7 +104,7 @@ def run_suite(
     call: Caller,
     judges: Mapping[str, Judge],
     setting: Setting,
-    progress: Callable[[Case], None] | None = None,
+    progress: Callable[[], None] | None = None,
     rejudged_from: str | None = None,
 ) -> Run:
     """Measure every case of ``suite`` against the target ``call`` and return the run.
@@ -121,7 +121,7 @@ def run_suite(
             _measure(suite, case, call, counted, ids, tally if rejudged_from is None else _Tally())
         )
         if progress:
-            progress(case)
+            progress()
     doc: dict[str, Any] = {
         "schema_version": SCHEMA,
         "tenant": suite.tenant,
