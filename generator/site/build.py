@@ -10,6 +10,7 @@ locale prefix), so the engine can change without the pages changing.
 
 from __future__ import annotations
 
+import html
 import json
 import logging
 import os
@@ -149,7 +150,9 @@ def site_config(
 
 def _nav(suites: Sequence[SuiteRuns], locale: str) -> list[Any]:
     t = LABELS[locale]
-    listed = [{f"{s.tenant} · {s.suite}": suite_path(s.tenant, s.suite)} for s in suites]
+    listed = [
+        {html.escape(f"{s.tenant} · {s.suite}"): suite_path(s.tenant, s.suite)} for s in suites
+    ]
     return [{t["site.home"]: "index.md"}, *([{t["site.suites"]: listed}] if listed else [])]
 
 

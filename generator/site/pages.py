@@ -80,8 +80,9 @@ def chart_json(spec: Mapping[str, Any]) -> Markup:
 
 
 def _title(text: str) -> str:
-    """A front-matter title: escaped as the theme prints it raw, quoted as YAML reads it."""
-    return json.dumps(html.escape(text), ensure_ascii=False)
+    """A front-matter title: escaped as the theme prints it raw, quoted as YAML reads it (every
+    character outside ASCII as ``\\u`` escapes, so no line break YAML knows can end it)."""
+    return json.dumps(html.escape(text))
 
 
 def verdicts_only(run: RedactedRun) -> RedactedRun:
