@@ -23,8 +23,18 @@ REPOSITORY = Path(__file__).resolve().parents[1]
 def test_the_installed_wheel_builds_a_site_from_an_archive_outside_the_checkout(tmp_path: Path):
     wheels = tmp_path / "wheels"
     subprocess.run(
-        [sys.executable, "-m", "pip", "wheel", "-q", "--no-deps", "--no-build-isolation"]
-        + [str(REPOSITORY), "-w", str(wheels)],
+        [
+            sys.executable,
+            "-m",
+            "pip",
+            "wheel",
+            "-q",
+            "--no-deps",
+            "--no-build-isolation",
+            str(REPOSITORY),
+            "-w",
+            str(wheels),
+        ],
         check=True,
         cwd=tmp_path,
     )
@@ -41,8 +51,17 @@ def test_the_installed_wheel_builds_a_site_from_an_archive_outside_the_checkout(
     )
     wheel = next(wheels.glob("runsite-*.whl"))
     subprocess.run(
-        [sys.executable, "-m", "pip", "install", "-q", "--no-deps", "--target", str(installed)]
-        + [str(wheel)],
+        [
+            sys.executable,
+            "-m",
+            "pip",
+            "install",
+            "-q",
+            "--no-deps",
+            "--target",
+            str(installed),
+            str(wheel),
+        ],
         check=True,
     )
     (installed / "dependencies.pth").write_text(sysconfig.get_paths()["purelib"] + "\n")
