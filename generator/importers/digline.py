@@ -35,7 +35,9 @@ def read(path: Path, options: Options) -> Arrival:
         reading = read_run(data)
         for key, given in (("tenant", options.tenant), ("suite", options.suite)):
             if given is not None and getattr(reading.run, key) != given:
-                raise DocumentRefused(key, f"not the --{key} given; a digline document keeps its own")
+                raise DocumentRefused(
+                    key, f"not the --{key} given; a digline document keeps its own"
+                )
     except DocumentRefused as refused:
         raise refused.located(str(path)) from None
     return Arrival(str(path), data, reading, baseline=_in_store(path) == "baselines")

@@ -11,8 +11,7 @@ import re
 from pathlib import Path
 
 from generator.archive import Arrival
-from generator.document.codec import Reading, run_bytes
-from generator.document.model import SCHEMA
+from generator.document.codec import read_run, run_bytes
 from generator.errors import DocumentRefused
 from generator.files import read_bytes
 from generator.importers.inspect_ai.container import open_eval_log, open_json_log
@@ -39,11 +38,12 @@ def claims(path: Path) -> bool:
 
 
 def read(path: Path, options: Options) -> Arrival:
-    """One log as one run document; a refusal names the file and the key."""
+    """One log as one run document; a refusal names the file and the key. The run arrives as
+    its bytes read back, so what the archive holds and what the import reports are one run."""
     data = read_bytes(path)
     try:
         container = open_eval_log(data) if path.suffix == ".eval" else open_json_log(data)
-        run = run_of(container, options)
+        data = run_bytes(run_of(container, options))
     except DocumentRefused as refused:
         raise refused.located(str(path)) from None
-    return Arrival(str(path), run_bytes(run), Reading(run, SCHEMA, ()))
+    return Arrival(str(path), data, read_run(data))

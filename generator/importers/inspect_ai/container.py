@@ -57,7 +57,9 @@ def open_json_log(data: bytes) -> Container:
     samples = header.pop("samples", None) or []
     if not isinstance(samples, list):
         raise DocumentRefused("samples", f"a JSON {json_type(samples)}, not an array")
-    return Container(header, "", [(f"samples[{n}]", _a_sample(s, n)) for n, s in enumerate(samples)])
+    return Container(
+        header, "", [(f"samples[{n}]", _a_sample(s, n)) for n, s in enumerate(samples)]
+    )
 
 
 def open_eval_log(data: bytes) -> Container:
@@ -162,7 +164,7 @@ def resolved(sample: dict[str, Any]) -> dict[str, Any]:
         for n, event in enumerate(events)
     ]
     kept = {k: v for k, v in sample.items() if k not in ("events_data", "attachments")}
-    return _attached({**kept, "events": restored}, attachments)
+    return {k: _attached(v, attachments) for k, v in (kept | {"events": restored}).items()}
 
 
 def _unpooled(event: dict[str, Any], pools: dict[str, Any], where: str) -> dict[str, Any]:
@@ -171,8 +173,9 @@ def _unpooled(event: dict[str, Any], pools: dict[str, Any], where: str) -> dict[
         event = {**event, "input": _pooled(pools, "messages", event["input_refs"], where)}
     call = event.get("call")
     if isinstance(call, dict) and call.get("call_refs"):
-        key = call.get("call_key") or "messages"
-        request = call.get("request") if isinstance(call.get("request"), dict) else {}
+        key = call.get("call_key")
+        key = key if isinstance(key, str) and key else "messages"
+        request: dict[str, Any] = call["request"] if isinstance(call.get("request"), dict) else {}
         items = _pooled(pools, "calls", call["call_refs"], f"{where}.call")
         event = {**event, "call": {**call, "request": {**request, key: items}}}
     return event
@@ -180,7 +183,7 @@ def _unpooled(event: dict[str, Any], pools: dict[str, Any], where: str) -> dict[
 
 def _pooled(pools: dict[str, Any], pool: str, refs: Any, where: str) -> list[Any]:
     items = pools.get(pool) or []
-    ranges = refs if isinstance(refs, list) else [None]
+    ranges: list[Any] = refs if isinstance(refs, list) else [None]
     if not isinstance(items, list) or not all(_a_range(r, len(items)) for r in ranges):
         raise DocumentRefused(where, f"refers to {pool} its sample's pool does not hold")
     return [item for start, end in ranges for item in items[start:end]]

@@ -8,9 +8,9 @@ Payload (inputs, targets, answers, explanations, metadata, tool arguments and re
 
 from __future__ import annotations
 
-from typing import Annotated, Any, Literal
+from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
+from pydantic import BaseModel, ConfigDict, Field
 
 LOG_VERSION = 2
 """The log format inspect_ai has written since 0.3 (``EvalLog.version``)."""
@@ -187,7 +187,10 @@ class SpanBegin(_Part):
     name: str = ""
 
 
-Event = Annotated[ModelEvent | ToolEvent | SpanBegin, Field(discriminator="event")]
-READ_EVENTS = frozenset({"model", "tool", "span_begin"})
-"""The events a run is built from; the others (state, score, logger, ...) are passed over."""
-EVENT: TypeAdapter[ModelEvent | ToolEvent | SpanBegin] = TypeAdapter(Event)
+EVENTS: dict[str, type[ModelEvent | ToolEvent | SpanBegin]] = {
+    "model": ModelEvent,
+    "tool": ToolEvent,
+    "span_begin": SpanBegin,
+}
+"""The events a run is built from, by kind; the others (state, score, logger, ...) are passed
+over."""

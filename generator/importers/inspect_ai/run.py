@@ -72,7 +72,9 @@ def run_of(container: Container, options: Options) -> Run:
     checks = [
         Check(
             name,
-            digest({"name": name, "parameters": {"options": options_}, "type": "inspect_ai.scorer"}),
+            digest(
+                {"name": name, "parameters": {"options": options_}, "type": "inspect_ai.scorer"}
+            ),
             options.inspect.threshold(name, categorical(_values(name, every))),
             name in judged,
         )
@@ -81,7 +83,7 @@ def run_of(container: Container, options: Options) -> Run:
     reduced = _reduced(header.reductions or [], reducers[0])
     cases = []
     for case_id in _case_ids(header, samples):
-        slots = [samples[case_id].get(epoch) for epoch in range(1, epochs + 1)]
+        slots = [samples.get(case_id, {}).get(epoch) for epoch in range(1, epochs + 1)]
         mine = {scorer: values[case_id] for scorer, values in reduced.items() if case_id in values}
         case: dict[str, Any] = {
             "case_id": case_id,

@@ -12,14 +12,11 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from pydantic import ValidationError
-
-from generator.document.codec import compact, validation_problem
+from generator.document.codec import compact, validate
 from generator.document.numbers import at_precision
 from generator.errors import DocumentRefused
 from generator.importers.inspect_ai.log import (
-    EVENT,
-    READ_EVENTS,
+    EVENTS,
     ModelEvent,
     ModelUsage,
     SpanBegin,
@@ -150,7 +147,7 @@ def trajectory_of(events: list[dict[str, Any]]) -> Trajectory:
     found = Trajectory()
     spans: dict[str, SpanBegin] = {}
     for position, raw in enumerate(events):
-        if not isinstance(raw, dict) or raw.get("event") not in READ_EVENTS:
+        if not isinstance(raw, dict) or raw.get("event") not in EVENTS:
             continue
         event = _event(raw, position)
         if isinstance(event, SpanBegin):
@@ -181,10 +178,9 @@ def trajectory_of(events: list[dict[str, Any]]) -> Trajectory:
 
 def _event(raw: dict[str, Any], position: int) -> ModelEvent | ToolEvent | SpanBegin:
     try:
-        return EVENT.validate_python(raw)
-    except ValidationError as error:
-        where, problem = validation_problem(error)
-        raise DocumentRefused(f"events[{position}].{where}", problem) from None
+        return validate(EVENTS[raw["event"]], raw)
+    except DocumentRefused as refused:
+        raise DocumentRefused(f"events[{position}].{refused.where}", refused.problem) from None
 
 
 def _scorer_of(span_id: str | None, spans: dict[str, SpanBegin]) -> str | None:
