@@ -143,6 +143,10 @@ def test_pools_and_attachments_are_undone_before_anything_is_read(tmp_path):
             lambda p: write_eval(p, _without() | {"samples/r1_epoch_1.json": []}),
             "samples/r1_epoch_1.json: a JSON array, not an object",
         ),
+        (
+            lambda p: write_eval(p, _without() | {"samples/r1_epoch_1.json": _epoch(4)}),
+            "samples/r1_epoch_1.json: epoch: not one of the eval's 1 epochs",
+        ),
     ],
     ids=[
         "text",
@@ -153,6 +157,7 @@ def test_pools_and_attachments_are_undone_before_anything_is_read(tmp_path):
         "version-string",
         "bad-created",
         "sample-array",
+        "epoch-beyond",
     ],
 )
 def test_an_eval_log_runsite_cannot_read_is_refused_in_one_line(tmp_path, make, problem):
@@ -165,6 +170,11 @@ def _header(**eval_changes: Any) -> dict[str, Any]:
     header: dict[str, Any] = members(AGENT)["header.json"]
     header["eval"] |= eval_changes
     return header
+
+
+def _epoch(epoch: int) -> dict[str, Any]:
+    sample: dict[str, Any] = members(AGENT)["samples/r1_epoch_1.json"]
+    return sample | {"epoch": epoch}
 
 
 def _with_version(version: Any) -> dict[str, Any]:

@@ -54,18 +54,20 @@ def run_of(container: Container, options: Options) -> Run:
     """The run document of one log."""
     header = _header(container)
     spec = header.eval
+    epochs = spec.config.epochs or 1
     samples: dict[str, dict[int, Sample]] = {}
     paths: dict[tuple[str, int], Trajectory] = {}
     for where, raw in container.samples:
         sample, events = _located(where, partial(_sample, raw))
         case_id = str(sample.id)
+        if not 1 <= sample.epoch <= epochs:
+            raise DocumentRefused(_at(where, "epoch"), f"not one of the eval's {epochs} epochs")
         if sample.epoch in samples.setdefault(case_id, {}):
             raise DocumentRefused(where, f"a second sample of case {case_id}, epoch {sample.epoch}")
         samples[case_id][sample.epoch] = sample
         paths[(case_id, sample.epoch)] = _located(where, partial(trajectory_of, events))
     if not samples:
         raise DocumentRefused("samples", "none recorded, so there is nothing to import")
-    epochs = max([spec.config.epochs or 1, *(e for by in samples.values() for e in by)])
     reducers = spec.config.epochs_reducer or ["mean"]
     every = [s for by in samples.values() for s in by.values()]
     judged = set().union(*(t.judged for t in paths.values()))

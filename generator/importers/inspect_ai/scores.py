@@ -49,7 +49,9 @@ def value_to_float(value: Any) -> float | None:
 
 def categorical(values: Sequence[Any]) -> bool:
     """Whether every value is one of Inspect's letters or a boolean (and there is one)."""
-    return bool(values) and all(isinstance(v, bool) or v in LETTERS for v in values)
+    return bool(values) and all(
+        isinstance(v, bool) or (isinstance(v, str) and v in LETTERS) for v in values
+    )
 
 
 def digest(value: Any) -> str:
