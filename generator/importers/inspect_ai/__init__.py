@@ -11,7 +11,7 @@ import re
 from pathlib import Path
 
 from generator.archive import Arrival
-from generator.document.codec import read_run, run_bytes
+from generator.document.codec import canonical, read_run
 from generator.errors import DocumentRefused
 from generator.files import read_bytes
 from generator.importers.inspect_ai.container import open_eval_log, open_json_log
@@ -43,7 +43,8 @@ def read(path: Path, options: Options) -> Arrival:
     data = read_bytes(path)
     try:
         container = open_eval_log(data) if path.suffix == ".eval" else open_json_log(data)
-        data = run_bytes(run_of(container, options))
+        data = canonical(run_of(container, options))
+        reading = read_run(data)
     except DocumentRefused as refused:
         raise refused.located(str(path)) from None
-    return Arrival(str(path), data, read_run(data))
+    return Arrival(str(path), data, reading)

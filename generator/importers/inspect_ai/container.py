@@ -8,10 +8,11 @@ method 93), which the standard library's zipfile cannot open before Python 3.14,
 read here from their raw bytes: the central directory says where each one is, and its checksum
 says whether what came out is what went in.
 
-Inside a sample, Inspect writes two indirections that a reader must undo: strings over 100
-characters become ``attachment://<hash>`` (the text is in ``attachments``), and each model
+Inside a sample's events, Inspect writes two indirections that a reader must undo: strings over
+100 characters become ``attachment://<hash>`` (the text is in ``attachments``), and each model
 event's input and provider request point into the sample's message and call pools
-(``events_data``). ``resolved`` undoes both.
+(``events_data``). ``resolved`` undoes both. The sample's own fields (input, target, messages,
+output, scores) always hold their whole text.
 """
 
 from __future__ import annotations
@@ -164,7 +165,7 @@ def resolved(sample: dict[str, Any]) -> dict[str, Any]:
         for n, event in enumerate(events)
     ]
     kept = {k: v for k, v in sample.items() if k not in ("events_data", "attachments")}
-    return {k: _attached(v, attachments) for k, v in (kept | {"events": restored}).items()}
+    return kept | {"events": _attached(restored, attachments) if attachments else restored}
 
 
 def _unpooled(event: dict[str, Any], pools: dict[str, Any], where: str) -> dict[str, Any]:
