@@ -82,14 +82,14 @@ def config_text(name: str) -> str:
 name = "{quoted}"
 language = "en"  # en or it: the language a visitor lands on
 
+# How imported Inspect logs are judged: a scorer whose values are letters (C/I/P/N) or booleans
+# passes a case where its score (over the epochs) reaches `categorical`; any other numeric
+# scorer never fails unless named in a table [inspect.thresholds], e.g. model_graded_qa = 0.5.
+[inspect]
+categorical = 1.0
+
 # What the site may publish beyond what always travels (ids, scores, statuses, counts...).
 # Empty: nothing more. Keys: run_metadata, score_metadata, artifacts (lists of names),
 # tool_names (true, or a list of the tool names to show).
 [disclosure]
-
-# How imported Inspect logs are judged: a scorer of letters (C/I/P/N) or booleans passes a case
-# where its score (the mean over epochs) reaches `categorical`; another numeric scorer always
-# passes unless named under [inspect.thresholds], e.g. model_graded_qa = 0.5.
-[inspect]
-categorical = 1.0
 """
