@@ -160,10 +160,19 @@ def test_pools_and_attachments_are_undone_before_anything_is_read(tmp_path):
         "epoch-beyond",
     ],
 )
-def test_an_eval_log_runsite_cannot_read_is_refused_in_one_line(tmp_path, make, problem):
+def test_an_eval_log_runsite_cannot_read_is_refused_in_one_line_and_nothing_archived(
+    runsite, archive, tmp_path, make, problem
+):
     path = tmp_path / "bad.eval"
     make(path)
-    assert _refusal(path) == f"{path}: {problem}"
+    head = git(archive, "rev-parse", "HEAD")
+    result = runsite("import", "--root", str(archive), "--tenant", "acme", str(path))
+    assert result.exit_code == 64
+    assert result.stderr.splitlines() == [
+        f"runsite: {path}: {problem}",
+        "runsite: nothing archived; --skip-invalid archives the valid ones",
+    ]
+    assert git(archive, "rev-parse", "HEAD") == head
 
 
 def _header(**eval_changes: Any) -> dict[str, Any]:

@@ -50,14 +50,51 @@ from generator.importers.options import Options
 T = TypeVar("T")
 
 
+Slots = dict[str, dict[int, Sample]]
+"""Each case's samples, by epoch."""
+Paths = dict[tuple[str, int], Trajectory]
+"""Each sample's trajectory, by case and epoch."""
+
+
 def run_of(container: Container, options: Options) -> dict[str, Any]:
     """The run document of one log, as the mapping its canonical bytes are written from; the
     importer validates it as it reads those bytes back."""
     header = _header(container)
     spec = header.eval
     epochs = spec.config.epochs or 1
-    samples: dict[str, dict[int, Sample]] = {}
-    paths: dict[tuple[str, int], Trajectory] = {}
+    reducers = spec.config.epochs_reducer or ["mean"]
+    samples, paths = _samples(container, epochs)
+    checks = _checks(header, samples, paths, options)
+    cases = _cases(header, samples, paths, checks, reducers[0], epochs)
+    judges = sorted(set().union(*(t.judges for t in paths.values())))
+    target, judge = Bill(), Bill()
+    for path in paths.values():
+        target.merge(path.target)
+        judge.merge(path.judge)
+    complete = len(paths) == len(cases) * epochs
+    rules = [{"id": c.assertion_id, "threshold": c.threshold, "tolerance": 0.0} for c in checks]
+    return {
+        "schema_version": SCHEMA,
+        **_located(container.origin, partial(_names, header, options)),
+        "config_hash": digest({"reducers": reducers, "rules": rules, "samples": epochs}),
+        "created_at": _located(container.origin, partial(_created, spec.created)),
+        "git_commit": _commit(header),
+        "redacted": False,
+        "projected": False,
+        "metadata": _metadata(header, samples),
+        "results": cases,
+        "aggregate": aggregates(header.results.scores if header.results else []),
+        "artifacts": {},
+        "target_config": {"values": _target(header)},
+        "judge_config": {"identities": judges} if judges else {},
+        "usage": {"target": target.totals(complete), "judge": judge.totals(complete)},
+    }
+
+
+def _samples(container: Container, epochs: int) -> tuple[Slots, Paths]:
+    """Every sample of the log, validated, and its trajectory."""
+    samples: Slots = {}
+    paths: Paths = {}
     for where, raw in container.samples:
         sample, events = _located(where, partial(_sample, raw))
         case_id = str(sample.id)
@@ -69,21 +106,30 @@ def run_of(container: Container, options: Options) -> dict[str, Any]:
         paths[(case_id, sample.epoch)] = _located(where, partial(trajectory_of, events))
     if not samples:
         raise DocumentRefused("samples", "none recorded, so there is nothing to import")
-    reducers = spec.config.epochs_reducer or ["mean"]
+    return samples, paths
+
+
+def _checks(header: Header, samples: Slots, paths: Paths, options: Options) -> list[Check]:
+    """A check per scorer, its identity from its name and options, its threshold from the
+    archive's ``[inspect]``."""
     every = [s for by in samples.values() for s in by.values()]
     judged = set().union(*(t.judged for t in paths.values()))
-    checks = [
+    return [
         Check(
             name,
-            digest(
-                {"name": name, "parameters": {"options": options_}, "type": "inspect_ai.scorer"}
-            ),
+            digest({"name": name, "parameters": {"options": kept}, "type": "inspect_ai.scorer"}),
             options.inspect.threshold(name, categorical(_values(name, every))),
             name in judged,
         )
-        for name, options_ in _scorers(header, every)
+        for name, kept in _scorers(header, every)
     ]
-    reduced = _reduced(header.reductions or [], reducers[0])
+
+
+def _cases(
+    header: Header, samples: Slots, paths: Paths, checks: list[Check], reducer: str, epochs: int
+) -> list[dict[str, Any]]:
+    """Every case: a verdict per check over its epochs, and a response per recorded sample."""
+    reduced = _reduced(header.reductions or [], reducer)
     cases = []
     for case_id in _case_ids(header, samples):
         slots = [samples.get(case_id, {}).get(epoch) for epoch in range(1, epochs + 1)]
@@ -99,40 +145,7 @@ def run_of(container: Container, options: Options) -> dict[str, Any]:
         if len(recorded) == len(slots) and all(s.error is not None for s in recorded):
             case["error_kind"] = "raised"
         cases.append(case)
-    target, judge = Bill(), Bill()
-    for path in paths.values():
-        target.merge(path.target)
-        judge.merge(path.judge)
-    complete = len(paths) == len(cases) * epochs
-    return {
-        "schema_version": SCHEMA,
-        **_located(container.origin, partial(_names, header, options)),
-        "config_hash": digest(
-            {
-                "reducers": reducers,
-                "rules": [
-                    {"id": c.assertion_id, "threshold": c.threshold, "tolerance": 0.0}
-                    for c in checks
-                ],
-                "samples": epochs,
-            }
-        ),
-        "created_at": _located(container.origin, partial(_created, spec.created)),
-        "git_commit": _commit(header),
-        "redacted": False,
-        "projected": False,
-        "metadata": _metadata(header, samples),
-        "results": cases,
-        "aggregate": aggregates(header.results.scores if header.results else []),
-        "artifacts": {},
-        "target_config": {"values": _target(header)},
-        "judge_config": (
-            {"identities": sorted(set().union(*(t.judges for t in paths.values())))}
-            if any(t.judges for t in paths.values())
-            else {}
-        ),
-        "usage": {"target": target.totals(complete), "judge": judge.totals(complete)},
-    }
+    return cases
 
 
 def _header(container: Container) -> Header:
@@ -225,7 +238,7 @@ def _reduced(reductions: list[Reduction], reducer: str) -> dict[str, dict[str, A
     return found
 
 
-def _case_ids(header: Header, samples: dict[str, dict[int, Sample]]) -> list[str]:
+def _case_ids(header: Header, samples: Slots) -> list[str]:
     """The dataset's sample ids in its order, then any other sample's, sorted."""
     declared = [str(i) for i in header.eval.dataset.sample_ids or ()]
     return list(dict.fromkeys(declared)) + sorted(samples.keys() - set(declared))
@@ -241,7 +254,7 @@ def _response(sample: Sample, trajectory: Trajectory) -> dict[str, Any]:
     return response | trajectory.recorded()
 
 
-def _metadata(header: Header, samples: dict[str, dict[int, Sample]]) -> dict[str, Any]:
+def _metadata(header: Header, samples: Slots) -> dict[str, Any]:
     spec = header.eval
     inspect = {
         "eval_id": spec.eval_id,
