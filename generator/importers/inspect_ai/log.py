@@ -161,11 +161,9 @@ class ModelEvent(_Part):
     span_id: str | None = None
     model: str
     output: CallOutput | None = None
-    error: str | None = None
 
 
 class ToolError(_Part):
-    type: str = "unknown"
     message: str = ""
 
 

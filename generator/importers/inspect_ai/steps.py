@@ -180,7 +180,8 @@ def _event(raw: dict[str, Any], position: int) -> ModelEvent | ToolEvent | SpanB
     try:
         return validate(EVENTS[raw["event"]], raw)
     except DocumentRefused as refused:
-        raise DocumentRefused(f"events[{position}].{refused.where}", refused.problem) from None
+        inside = f".{refused.where}" if refused.where else ""
+        raise DocumentRefused(f"events[{position}]{inside}", refused.problem) from None
 
 
 def _scorer_of(span_id: str | None, spans: dict[str, SpanBegin]) -> str | None:
