@@ -1,4 +1,5 @@
-"""``runsite.toml``: the site's name and language, and the disclosure, reviewed like code."""
+"""``runsite.toml``: the site's name and language, the disclosure, and how Inspect logs are
+judged, reviewed like code."""
 
 from __future__ import annotations
 
@@ -9,7 +10,7 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict, Field
 
 from generator.document.codec import validate
-from generator.document.record import Name
+from generator.document.record import Name, Unit
 from generator.document.redacted import NOTHING, Disclosure
 from generator.errors import ArchiveRefused, DocumentRefused
 
@@ -26,6 +27,27 @@ class Site(BaseModel):
     """The language a visitor lands on; the other one is a switch away."""
 
 
+class Inspect(BaseModel):
+    """The ``[inspect]`` table: the thresholds an imported Inspect log's scorers are judged by.
+
+    Inspect records scores, never a pass mark, so the archive supplies one. A scorer named under
+    ``thresholds`` passes a case where its score reaches that number. Any other scorer whose
+    values are all letters (C, I, P, N) or booleans gets ``categorical``; any other numeric
+    scorer gets 0, which records its score and never fails.
+    """
+
+    model_config = ConfigDict(frozen=True, strict=True, extra="forbid")
+
+    categorical: Unit = 1.0
+    thresholds: dict[Name, Unit] = Field(default_factory=dict)
+
+    def threshold(self, scorer: str, categorical: bool) -> float:
+        """The threshold of ``scorer``, given whether its values are all categorical."""
+        if scorer in self.thresholds:
+            return self.thresholds[scorer]
+        return self.categorical if categorical else 0.0
+
+
 class Config(BaseModel):
     """The whole file. Every key is declared, so a misspelt one is refused, not ignored."""
 
@@ -33,6 +55,7 @@ class Config(BaseModel):
 
     site: Site
     disclosure: Disclosure = Field(default=NOTHING)
+    inspect: Inspect = Field(default_factory=Inspect)
 
 
 def read_config(path: Path) -> Config:
@@ -58,6 +81,12 @@ def config_text(name: str) -> str:
 [site]
 name = "{quoted}"
 language = "en"  # en or it: the language a visitor lands on
+
+# How imported Inspect logs are judged: a scorer whose values are letters (C/I/P/N) or booleans
+# passes a case where its score (over the epochs) reaches `categorical`; any other numeric
+# scorer never fails unless named in a table [inspect.thresholds], e.g. model_graded_qa = 0.5.
+[inspect]
+categorical = 1.0
 
 # What the site may publish beyond what always travels (ids, scores, statuses, counts...).
 # Empty: nothing more. Keys: run_metadata, score_metadata, artifacts (lists of names),
