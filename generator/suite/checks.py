@@ -123,7 +123,9 @@ class Rule(BaseModel):
 
 
 def _kinds(value: Any) -> Any:
-    """``accepts`` is written as an array of output kinds; duplicates say nothing more."""
+    """``accepts`` is written as a non-empty array of output kinds; duplicates say nothing more."""
+    if value == []:
+        raise ValueError("an empty list accepts no output at all")
     return tuple(sorted(set(value))) if isinstance(value, list) else value
 
 
@@ -132,7 +134,7 @@ class Check(Rule):
 
     default_accepts: ClassVar[frozenset[str]] = TEXT_ONLY
 
-    accepts: Annotated[tuple[OutputKind, ...], BeforeValidator(_kinds), Field(min_length=1)] = ()
+    accepts: Annotated[tuple[OutputKind, ...], BeforeValidator(_kinds)] = ()
     """The output kinds the check reads; another kind is an error. Empty means its default."""
     floor_standard_errors: Annotated[float, Field(gt=0)] | None = None
     """The declared width of the noise floor a comparison reads this check against."""

@@ -70,6 +70,11 @@ class LlmRubric(Check):
         return Judgement(at_precision(score), str(reason) if reason else "scored by the judge")
 
 
+CLAIMS = "#claims"
+"""Suffix of the key a claim judge is held under: one ``provider/model`` may name both a judge
+and a claim judge, which are different instruments."""
+
+
 class Faithfulness(Check):
     """The share of the output's claims that the case's ``context`` supports, as a judge counts
     them; an empty context or an output with no claim is an error, never a score."""
@@ -84,7 +89,8 @@ class Faithfulness(Check):
     tolerance: Tolerance
 
     def identity_fields(self, instruments: Mapping[str, str]) -> dict[str, Any]:
-        return super().identity_fields(instruments) | {"judge": f"<{instruments[self.judge_]}>"}
+        judge = instruments[self.judge_ + CLAIMS]
+        return super().identity_fields(instruments) | {"judge": f"<{judge}>"}
 
     def read(
         self, answer: Answer, case: Mapping[str, Any], judges: Mapping[str, Judge]
@@ -92,7 +98,9 @@ class Faithfulness(Check):
         context = case.get("context")
         if not context:
             return Judgement.error("the case has no context to be faithful to")
-        reply = _asked(judges[self.judge_], output=answer.output, context=context, case=dict(case))
+        reply = _asked(
+            judges[self.judge_ + CLAIMS], output=answer.output, context=context, case=dict(case)
+        )
         if isinstance(reply, Judgement):
             return reply
         supported, total = reply.get("supported"), reply.get("total")

@@ -21,7 +21,7 @@ from generator.suite import providers
 from generator.suite.checks import Check, Judge
 from generator.suite.http_target import http_caller
 from generator.suite.identity import pricing_digest
-from generator.suite.judged import Faithfulness, LlmRubric, Repeated
+from generator.suite.judged import CLAIMS, Faithfulness, LlmRubric, Repeated
 from generator.suite.spec import Suite, parse_suite
 from generator.suite.target_spec import FunctionTarget, HttpTarget
 from generator.suite.targets import Caller, function_caller
@@ -80,7 +80,10 @@ def load_suite(path: Path) -> LoadedSuite:
     artifacts = {
         name: _read_text(folder / name, source, "[suite]", "artifacts") for name in suite.artifacts
     }
-    judges = {ref: _judge(ref, factory, source) for ref, factory in _judge_references(suite.checks)}
+    judges = {
+        ref + ("" if factory == "judge" else CLAIMS): _judge(ref, factory, source)
+        for ref, factory in _judge_references(suite.checks)
+    }
     pricing = ""
     if isinstance(suite.target, FunctionTarget):
         function = _imported(suite.target.function, source, "[target]", "function")
@@ -132,7 +135,8 @@ def _judge_config(judges: dict[str, Judge]) -> dict[str, Any]:
     runsite's function judges, named ``function/<module:function>``."""
     identities = set()
     values: dict[str, Any] = {}
-    for reference, judge in judges.items():
+    for key, judge in judges.items():
+        reference = key.removesuffix(CLAIMS)
         config = getattr(judge, "config", None)
         if isinstance(config, dict) and {"provider", "model"} <= set(config):
             identities.add(f"{config['provider']}/{config['model']}")
