@@ -76,13 +76,20 @@ CHECKS: dict[str, type[Check]] = {
 ALIASES: dict[str, dict[str, str]] = {"tools_called": {"tools": "expected"}}
 """runsite's own spellings of a digline parameter, by check type."""
 
-_WHY_NOT: dict[tuple[str, str], str] = {
-    ("pii_absent", "patterns"): "patterns carry a checksum function, which a data file cannot "
-    "give; the check uses its default patterns",
-    ("[suite]", "disclosure"): "what leaves the perimeter is declared in runsite.toml "
-    "under [disclosure], never in a suite",
-    ("case", "calibration"): "calibration cases are not run by runsite; remove the key",
-}
+_WHY_NOT: dict[tuple[str, str], str] = (
+    {
+        ("pii_absent", "patterns"): "patterns carry a checksum function, which a data file cannot "
+        "give; the check uses its default patterns",
+        ("[suite]", "disclosure"): "what leaves the perimeter is declared in runsite.toml "
+        "under [disclosure], never in a suite",
+        ("case", "calibration"): "calibration cases are not run by runsite; remove the key",
+    }
+    | {
+        ("repeated", key): "a repeated check takes it from the check in inner"
+        for key in Repeated.derived
+    }
+    | {(kind, "group"): "the per-group copies are made by by_group = true" for kind in AGGREGATES}
+)
 """Keys digline's format knows that no runsite suite can hold, and why."""
 
 
