@@ -78,9 +78,9 @@ PHRASES: dict[str, str] = {
         "nothing can be said to be better or worse."
     ),
     "fact.tally.unpaired": (
-        "{count} verdicts pair with none of the other run's: {identity} because the two runs "
-        "give their check different identities (assertion_id), {rules} because the rules "
-        "differ."
+        "{count} verdicts of the two runs pair with none of the other run's: {identity} because "
+        "the runs give their check different identities (assertion_id), {rules} because the "
+        "rules differ."
     ),
     "fact.check.unpaired.identity": (
         "The check {check} is in both runs under different identities (assertion_id), so none "

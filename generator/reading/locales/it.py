@@ -90,7 +90,7 @@ PHRASES: dict[str, str] = {
         "stato confrontato nulla, e nulla si può dire migliorato o peggiorato."
     ),
     "fact.tally.unpaired": (
-        "{count} verdetti non si accoppiano con nessuno dell'altra esecuzione: {identity} "
+        "{count} verdetti delle due esecuzioni non si accoppiano con nessuno dell'altra: {identity} "
         "perché le due esecuzioni danno al loro controllo identità diverse (assertion_id), "
         "{rules} perché le regole sono diverse."
     ),
