@@ -5,7 +5,7 @@ Verdicts pair on their identity (``assertion_id``), never on their name. A check
 in both runs, on the same case, under two identities, could not be paired because the two runs
 identified their checks differently (another writer, another version of the rule, another
 parameter); a check whose name only one run has could not be paired because the rules
-changed. When no verdict of either run pairs, nothing was compared: the reading says so and
+changed; a verdict on a case only one run measured, because the cases differ. When no verdict of either run pairs, nothing was compared: the reading says so and
 exits 2, could not be judged, never 0.
 """
 
@@ -19,7 +19,7 @@ from generator.document.redacted import RedactedRun
 from generator.reading.checks import Pair, checks_of, pairs
 from generator.reading.facts import Fact, Section, fact
 
-Why = Literal["identity", "rules"]
+Why = Literal["identity", "rules", "cases"]
 
 
 @dataclass(frozen=True)
@@ -56,6 +56,8 @@ def unpaired(left: RedactedRun, right: RedactedRun) -> list[Unpaired]:
             counts[(scope, name, "identity")] += 1
         elif (scope, name) not in names["left"] or (scope, name) not in names["right"]:
             counts[(scope, name, "rules")] += 1
+        else:
+            counts[(scope, name, "cases")] += 1
     return [Unpaired(name, scope, why, n) for (scope, name, why), n in counts.items()]
 
 
@@ -72,11 +74,9 @@ def nothing_paired(left: RedactedRun, right: RedactedRun) -> bool:
 def pairing_facts(left: RedactedRun, right: RedactedRun, section: Section) -> list[Fact]:
     """What could not be paired and why; nothing when every check paired."""
     found = unpaired(left, right)
+    facts = [fact(section, "tally.nothing_paired")] if nothing_paired(left, right) else []
     if not found:
-        return []
-    facts = []
-    if nothing_paired(left, right):
-        facts.append(fact(section, "tally.nothing_paired"))
+        return facts
     identity = [u for u in found if u.why == "identity"]
     facts.append(
         fact(
@@ -85,6 +85,7 @@ def pairing_facts(left: RedactedRun, right: RedactedRun, section: Section) -> li
             count=sum(u.count for u in found),
             identity=sum(u.count for u in identity),
             rules=sum(u.count for u in found if u.why == "rules"),
+            cases=sum(u.count for u in found if u.why == "cases"),
         )
     )
     return facts + [fact(section, "check.unpaired.identity", check=u.name) for u in identity]

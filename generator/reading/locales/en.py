@@ -80,7 +80,7 @@ PHRASES: dict[str, str] = {
     "fact.tally.unpaired": (
         "{count} verdicts of the two runs pair with none of the other run's: {identity} because "
         "the runs give their check different identities (assertion_id), {rules} because the "
-        "rules differ."
+        "rules differ, {cases} because their case is in one run only."
     ),
     "fact.check.unpaired.identity": (
         "The check {check} is in both runs under different identities (assertion_id), so none "

@@ -92,7 +92,8 @@ PHRASES: dict[str, str] = {
     "fact.tally.unpaired": (
         "{count} verdetti delle due esecuzioni non si accoppiano con nessuno dell'altra: {identity} "
         "perché le due esecuzioni danno al loro controllo identità diverse (assertion_id), "
-        "{rules} perché le regole sono diverse."
+        "{rules} perché le regole sono diverse, {cases} perché il loro caso è in una sola "
+        "esecuzione."
     ),
     "fact.check.unpaired.identity": (
         "Il controllo {check} è in entrambe le esecuzioni con identità diverse (assertion_id), "
