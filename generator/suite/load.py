@@ -94,11 +94,16 @@ def load_suite(path: Path) -> LoadedSuite:
         name, model = providers.split(suite.target.provider)
         found = providers.provider(name, source, "[target]", "provider")
         price = suite.target.pricing
-        call = found.target(
-            model=model,
-            settings=suite.target.settings(),
-            pricing=price.model_dump() if price else None,
-        )
+        try:
+            call = found.target(
+                model=model,
+                settings=suite.target.settings(),
+                pricing=price.model_dump() if price else None,
+            )
+        except (TypeError, ValueError) as error:
+            raise SuiteRefused(
+                source, "[target]", "provider", f"{name} refused this set-up ({error})"
+            ) from None
         pricing = pricing_digest(model, price.model_dump()) if price else ""
     return LoadedSuite(suite, folder, call, judges, artifacts, _judge_config(judges), pricing)
 

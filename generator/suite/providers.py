@@ -13,13 +13,14 @@ A provider is any object with these three factories, each taking the model by ke
   and ``case``, it returns a score in [0, 1] or a mapping with ``score`` and ``reason``;
 - ``claim_judge(model=...)`` returns a judge for ``faithfulness``: called with ``output``,
   ``context`` and ``case``, it returns a mapping with ``supported``, ``total`` and ``reason``;
-- ``target(model=..., settings=...)`` returns the caller of a provider target: called with a
-  case, it returns a ``Reply``; ``settings`` holds the target's other keys, and
+- ``target(model=..., settings=..., pricing=...)`` returns the caller of a provider target:
+  called with a case, it returns a ``generator.suite.targets.Reply`` (whose ``config`` is
+  recorded as the run's ``target_config``); ``settings`` holds the target's other keys, and
   ``pricing`` the declared ``[target.pricing]`` rates (or None).
 
-A judge's class name enters its check's identity (digline's rule), and a judge or caller that
-has a ``config`` mapping (``provider``, ``model``, …) has it recorded in ``judge_config`` or
-``target_config``.
+A factory that raises ``ValueError`` or ``TypeError`` refuses the suite with its message. A
+judge's class name enters its check's identity (digline's rule), and a judge with a ``config``
+mapping (``provider``, ``model``, …) has it recorded in ``judge_config``.
 """
 
 from __future__ import annotations

@@ -5,9 +5,12 @@ classes bear that provider's names, which enter a judged check's identity."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
+
+from generator.suite.checks import Answer
+from generator.suite.targets import Reply
 
 
 class FakeJudge:
@@ -33,8 +36,18 @@ class _Provider:
     def claim_judge(self, *, model: str) -> FakeClaimJudge:
         return FakeClaimJudge(model)
 
-    def target(self, **_: Any) -> Any:
-        raise ValueError("this provider has no target")
+    def target(
+        self, *, model: str, settings: Mapping[str, Any], pricing: Mapping[str, Any] | None
+    ) -> Callable[[Any], Reply]:
+        if set(settings) - {"temperature"}:
+            raise ValueError(f"it takes no {', '.join(sorted(set(settings) - {'temperature'}))}")
+
+        def call(case: Any) -> Reply:
+            text = f"{model} answers {case.id}"
+            config = {"provider": "fake", "model": model, **settings}
+            return Reply(Answer(text, "text", latency_ms=1.0), 1.0, config=config)
+
+        return call
 
 
 provider = _Provider()

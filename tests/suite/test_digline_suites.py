@@ -21,6 +21,7 @@ import pytest
 from click.testing import Result
 
 from tests.conftest import CORPUS
+from tests.suite._suites import write_suite
 
 SUITES = ("text-checks", "judged", "aggregates", "agent")
 FOLDER = CORPUS / "digline-suites"
@@ -284,3 +285,35 @@ def test_a_run_that_pairs_with_none_of_the_baselines_checks_exits_2_saying_why(
     paired = runsite("explain", str(worse), "--baseline", "--root", str(archive))
     assert paired.exit_code == 1, paired.output
     assert "pairs with none" not in paired.stdout
+
+
+def test_a_provider_target_and_judges_resolve_through_an_installed_provider(
+    runsite, tmp_path, fake_provider
+):
+    checks = (
+        '[[assertions]]\ntype = "llm_rubric"\nrubric = "r"\njudge = "fake/m"\n'
+        "threshold = 0.5\ntolerance = 0.1\n"
+        '[[assertions]]\ntype = "contains"\nneedle = "answers"'
+    )
+    target = 'type = "provider"\nprovider = "fake/fake-1"\ntemperature = 0.2'
+    suite = write_suite(tmp_path, assertions=checks, target=target)
+    out = tmp_path / "run.json"
+    assert runsite("run", str(suite), "--no-archive", "--out", str(out)).exit_code == 0
+    run = json.loads(out.read_text())
+    assert run["target_config"] == {
+        "values": {"model": "fake-1", "provider": "fake", "temperature": 0.2}
+    }
+    assert {v["status"] for c in run["results"] for v in c["verdicts"]} == {"pass"}
+
+    priced = target + "\n[target.pricing]\ninput_per_mtok = 3.0\noutput_per_mtok = 15.0"
+    write_suite(tmp_path, assertions=checks, target=priced)
+    runsite("run", str(suite), "--no-archive", "--out", str(out))
+    assert json.loads(out.read_text())["config_hash"] != run["config_hash"]
+
+    write_suite(tmp_path, assertions=checks, target=target + '\nseed = "x"')
+    refused = runsite("run", str(suite), "--no-archive", "--out", str(out))
+    assert refused.exit_code == 64
+    assert (
+        refused.stderr
+        == f"runsite: {suite}: [target]: provider: fake refused this set-up (it takes no seed)\n"
+    )
