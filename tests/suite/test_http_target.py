@@ -117,20 +117,21 @@ def test_an_http_500_is_an_error_not_a_fail(runsite, tmp_path, server):
     assert run.results[0].verdicts[0].reason == "the target answered HTTP 500"
 
 
-def test_an_answer_without_the_output_path_is_an_error_of_shape(runsite, tmp_path, server):
-    suite = write_suite(
-        tmp_path,
-        target=_target(f"{server}/answer").replace(
-            'output_path = "data.answer"', 'output_path = "data.reply"'
-        ),
-        cases=CASES,
-    )
+def _first_case(runsite, tmp_path: Path, target: str):
+    """The first case of a run of the default checks against ``target``."""
+    suite = write_suite(tmp_path, target=target, cases=CASES)
     runsite("run", str(suite), "--no-archive", "--out", str(tmp_path / "r.json"))
-    run = read_run((tmp_path / "r.json").read_bytes()).run
-    assert (run.results[0].error_kind, run.results[0].verdicts[0].reason) == (
-        "shape",
-        "the response has no data.reply",
+    return read_run((tmp_path / "r.json").read_bytes()).run.results[0]
+
+
+def test_an_answer_without_the_output_path_is_an_error_of_shape(runsite, tmp_path, server):
+    target = _target(f"{server}/answer")
+    case = _first_case(
+        runsite,
+        tmp_path,
+        target.replace('output_path = "data.answer"', 'output_path = "data.reply"'),
     )
+    assert (case.error_kind, case.verdicts[0].reason) == ("shape", "the response has no data.reply")
 
 
 def test_a_configuration_that_names_no_provider_is_refused_as_digline_refuses_it(
@@ -143,16 +144,9 @@ def test_a_configuration_that_names_no_provider_is_refused_as_digline_refuses_it
 
 
 def test_an_application_that_contradicts_expect_config_errors_its_case(runsite, tmp_path, server):
-    suite = write_suite(
-        tmp_path,
-        target=_target(f"{server}/answer").replace(
-            'config_path = "config"', 'config_path = "config"\nexpect_config = { model = "m-8" }'
-        ),
-        cases=CASES,
-    )
-    runsite("run", str(suite), "--no-archive", "--out", str(tmp_path / "r.json"))
-    run = read_run((tmp_path / "r.json").read_bytes()).run
-    assert run.results[0].verdicts[0].reason == (
+    expecting = 'config_path = "config"\nexpect_config = { model = "m-8" }'
+    target = _target(f"{server}/answer").replace('config_path = "config"', expecting)
+    assert _first_case(runsite, tmp_path, target).verdicts[0].reason == (
         "the application reported a model the suite does not expect"
     )
 
