@@ -20,6 +20,10 @@ from typing import Any
 import pytest
 from click.testing import Result
 
+from generator.document.codec import read_run
+from generator.document.redact import redact
+from generator.reading import explain
+from generator.site.pages import reading_sections
 from tests.conftest import CORPUS
 from tests.suite._suites import write_suite
 
@@ -281,6 +285,21 @@ def test_a_run_that_pairs_with_none_of_the_baselines_checks_exits_2_saying_why(
     differ = runsite("diff", str(base), str(apart))
     assert differ.exit_code == 2, differ.output
     assert "different identities" in differ.stdout
+
+    # the site's comparison page reads the same facts, in both languages
+    reference = redact(read_run(base.read_bytes()).run)
+    sections = {
+        locale: [
+            line
+            for _, lines in reading_sections(
+                explain(redact(read_run(apart.read_bytes()).run), reference), locale
+            )
+            for line in lines
+        ]
+        for locale in ("en", "it")
+    }
+    assert any(line.startswith("No check of one run pairs") for line in sections["en"])
+    assert any(line.startswith("Il controllo signed è in entrambe") for line in sections["it"])
 
     paired = runsite("explain", str(worse), "--baseline", "--root", str(archive))
     assert paired.exit_code == 1, paired.output
