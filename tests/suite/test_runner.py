@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 import json
 import subprocess
 import sys
@@ -12,6 +13,8 @@ import pytest
 
 from generator.document.codec import read_run
 from generator.document.model import Run
+from generator.suite.agent_checks import Never, Subsequence
+from generator.suite.identity import assertion_id
 from tests.suite._suites import write_suite
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
@@ -234,3 +237,19 @@ def test_two_suites_with_a_module_of_the_same_name_each_get_their_own(
     _, second = _run(runsite, two, tmp_path)
     assert first.results[0].verdicts[0].status == "pass"
     assert second.results[0].verdicts[0].status == "fail"
+
+
+def test_runsites_own_trajectory_checks_get_identities_by_diglines_rule():
+    def digest(payload: dict[str, Any]) -> str:
+        text = json.dumps(payload, sort_keys=True, separators=(",", ":"))
+        return hashlib.sha256(text.encode()).hexdigest()[:16]
+
+    kinds = ["conversation", "structured", "text"]
+    never = Never(type="never", tool="delete_account")
+    assert assertion_id(never, {}) == digest(
+        {"__type__": "Never", "tool": "delete_account", "name": "never", "accepts": kinds}
+    )
+    named = Subsequence(type="subsequence", name="looks_up", tools=["a", "b"], threshold=1.0)
+    assert assertion_id(named, {}) == digest(
+        {"__type__": "Subsequence", "tools": ["a", "b"], "name": "looks_up", "accepts": kinds}
+    )
