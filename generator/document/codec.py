@@ -243,7 +243,7 @@ def _problem(error: Any) -> str:
 def unknown_keys(record: BaseModel, path: str = "") -> list[str]:
     """Key paths of every key the model did not declare, anywhere in ``record``."""
     found = [f"{path}.{key}" if path else key for key in record.model_extra or {}]
-    for name in type(record).model_fields:
+    for name in type(record).__pydantic_fields__:
         found += _unknown_in(getattr(record, name), f"{path}.{name}" if path else name)
     return found
 

@@ -198,7 +198,7 @@ def _unknown(record: BaseModel, at: str) -> Found:
     """Every string under a key the model does not declare, in ``record`` and below."""
     for key, value in (record.model_extra or {}).items():
         yield from _json(value, f"{at}{_segment(key)}")
-    for name in type(record).model_fields:
+    for name in type(record).__pydantic_fields__:
         value = getattr(record, name)
         if isinstance(value, BaseModel | list | dict):
             yield from _records_in(value, f"{at}.{name}")
