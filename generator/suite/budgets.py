@@ -7,12 +7,19 @@ beyond it and never reaching 0, so three and ten times over the cap still read a
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Annotated, Any, ClassVar, Literal
-
-from pydantic import Field
+from typing import Any, ClassVar, Literal
 
 from generator.document.numbers import at_precision, within
-from generator.suite.checks import ALL_KINDS, Answer, Check, Judge, Judgement, Tolerance, Unit
+from generator.suite.checks import (
+    ALL_KINDS,
+    Answer,
+    Check,
+    Judge,
+    Judgement,
+    Positive,
+    Tolerance,
+    Unit,
+)
 
 STORAGE_STEP = 1e-6
 
@@ -64,7 +71,7 @@ class CostBudget(Budget):
     measured = "cost_usd"
     cap_key = "max_usd"
     type: Literal["cost_budget"]
-    max_usd: Annotated[float, Field(gt=0)]
+    max_usd: Positive
 
     def missing(self, answer: Answer) -> str:
         return answer.unpriced or "the target reported no cost for this answer"
@@ -78,7 +85,7 @@ class LatencyBudget(Budget):
     measured = "latency_ms"
     cap_key = "max_ms"
     type: Literal["latency_budget"]
-    max_ms: Annotated[float, Field(gt=0)]
+    max_ms: Positive
 
     def missing(self, answer: Answer) -> str:
         return "no latency was measured for this answer"

@@ -19,7 +19,16 @@ from dataclasses import dataclass, field
 from typing import Annotated, Any, ClassVar, Literal
 
 import jsonschema
-from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, JsonValue, model_validator
+from pydantic import (
+    BaseModel,
+    BeforeValidator,
+    ConfigDict,
+    Field,
+    JsonValue,
+    ValidatorFunctionWrapHandler,
+    WrapValidator,
+    model_validator,
+)
 
 from generator.document.numbers import at_precision
 from generator.suite.trajectory import Trajectory
@@ -33,8 +42,15 @@ def _fraction(value: Any) -> Any:
     return value
 
 
-Unit = Annotated[float, BeforeValidator(_fraction), Field(ge=0, le=1)]
-Tolerance = Annotated[float, BeforeValidator(_fraction), Field(ge=0)]
+def _as_written(value: Any, handler: ValidatorFunctionWrapHandler) -> Any:
+    """A number checked as a float and kept as written: digline hashes ``1`` and ``1.0`` apart."""
+    checked = handler(value)
+    return value if isinstance(value, int) and not isinstance(value, bool) else checked
+
+
+Unit = Annotated[float, Field(ge=0, le=1), WrapValidator(_as_written), BeforeValidator(_fraction)]
+Tolerance = Annotated[float, Field(ge=0), WrapValidator(_as_written), BeforeValidator(_fraction)]
+Positive = Annotated[float, Field(gt=0), WrapValidator(_as_written)]
 Needle = Annotated[str, Field(min_length=1)]
 OutputKind = Literal["text", "structured", "conversation"]
 ALL_KINDS: frozenset[str] = frozenset({"text", "structured", "conversation"})
@@ -118,7 +134,7 @@ class Rule(BaseModel):
         ``instruments`` names the class of each judge the suite resolved, by reference: a
         judge enters an identity as its class name only.
         """
-        values = self.model_dump(mode="json", by_alias=True, exclude=set(self.identity_skips))
+        values = self.model_dump(by_alias=True, exclude=set(self.identity_skips))
         return values | {"name": self.label}
 
 
@@ -136,7 +152,7 @@ class Check(Rule):
 
     accepts: Annotated[tuple[OutputKind, ...], BeforeValidator(_kinds)] = ()
     """The output kinds the check reads; another kind is an error. Empty means its default."""
-    floor_standard_errors: Annotated[float, Field(gt=0)] | None = None
+    floor_standard_errors: Positive | None = None
     """The declared width of the noise floor a comparison reads this check against."""
 
     @property

@@ -33,6 +33,11 @@ _LIMITS = frozenset({"threshold", "tolerance", "floor_standard_errors", "by_grou
 """Fields that say how a result is judged, not what is checked: never in an identity."""
 
 
+def _number(value: float) -> float:
+    """A number at storage precision, an integer left one (digline rounds with ``round``)."""
+    return value if isinstance(value, int) else at_precision(value)
+
+
 def _canonical(value: Any) -> Any:
     if isinstance(value, float):
         return at_precision(value)
@@ -55,8 +60,17 @@ def assertion_id(rule: Rule, instruments: Mapping[str, str]) -> str:
     return _digest(payload | {"__type__": rule.identity_type})
 
 
-def _limits(rule: Rule, identity: str) -> list[Any]:
-    return [identity, at_precision(rule.threshold), at_precision(rule.tolerance)]
+def _limits(rule: Rule, identity: str, as_float: bool = False) -> list[Any]:
+    """A rule's limits as digline enters them: an aggregate's always as floats."""
+    limits = (
+        (float(rule.threshold), float(rule.tolerance))
+        if as_float
+        else (
+            rule.threshold,
+            rule.tolerance,
+        )
+    )
+    return [identity, *map(_number, limits)]
 
 
 def config_hash(
@@ -71,12 +85,12 @@ def config_hash(
         sorted(_limits(rule, identity) for rule, identity in checks),
         samples,
         agreement,
-        sorted(_limits(rule, identity) for rule, identity in aggregates),
+        sorted(_limits(rule, identity, as_float=True) for rule, identity in aggregates),
     ]
     if pricing:
         body.append(pricing)
     widths = sorted(
-        [identity, at_precision(width)]
+        [identity, _number(width)]
         for rule, identity in checks
         if (width := getattr(rule, "floor_standard_errors", None)) is not None
     )

@@ -105,8 +105,8 @@ def verdict_of(
     verdict: dict[str, Any] = {
         "assertion": check.label,
         "assertion_id": assertion_id,
-        "threshold": check.threshold,
-        "tolerance": check.tolerance,
+        "threshold": float(check.threshold),
+        "tolerance": float(check.tolerance),
         "reason": found.reason,
         "metadata": found.metadata,
     }

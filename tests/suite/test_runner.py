@@ -253,3 +253,34 @@ def test_runsites_own_trajectory_checks_get_identities_by_diglines_rule():
     assert assertion_id(named, {}) == digest(
         {"__type__": "Subsequence", "tools": ["a", "b"], "name": "looks_up", "accepts": kinds}
     )
+
+
+def test_a_number_written_as_an_integer_keeps_diglines_identity_and_hash(tmp_path):
+    written = {
+        "integers": "max_ms = 800\ntolerance = 0",
+        "floats": "max_ms = 800.0\ntolerance = 0.0",
+    }
+    found = {}
+    for name, numbers in written.items():
+        checks = f'[[assertions]]\ntype = "latency_budget"\n{numbers}'
+        found[name] = _identities(write_suite(tmp_path / name, assertions=checks), tmp_path, name)
+    # digline fingerprints the value as written: 800 and 800.0 are two identities, 0 and 0.0
+    # two hashes
+    kinds = ["conversation", "structured", "text"]
+    assert (
+        found["integers"]["ids"][0]
+        == hashlib.sha256(
+            json.dumps(
+                {
+                    "__type__": "LatencyBudget",
+                    "accepts": kinds,
+                    "max_ms": 800,
+                    "name": "latency_budget",
+                },
+                sort_keys=True,
+                separators=(",", ":"),
+            ).encode()
+        ).hexdigest()[:16]
+    )
+    assert found["integers"]["ids"] != found["floats"]["ids"]
+    assert found["integers"]["config_hash"] != found["floats"]["config_hash"]
