@@ -67,7 +67,7 @@ def read_config(path: Path) -> Config:
     except tomllib.TOMLDecodeError as error:
         raise ArchiveRefused(f"{path}: not valid TOML ({error})") from None
     try:
-        return validate(Config, data)
+        return validate(Config, data, name_unknown=True)
     except DocumentRefused as refused:
         problem = refused.problem.replace("a JSON ", "a TOML ", 1)
         raise ArchiveRefused(f"{path}: {refused.where}: {problem}") from None

@@ -139,12 +139,16 @@ def declared_schema(doc: dict[str, Any]) -> int:
     return schema
 
 
-def validate(model: type[Model], doc: dict[str, Any]) -> Model:
-    """``model`` built from ``doc``, or the first problem as a refusal naming its key."""
+def validate(model: type[Model], doc: dict[str, Any], name_unknown: bool = False) -> Model:
+    """``model`` built from ``doc``, or the first problem as a refusal naming its key.
+
+    An unknown key is named only in a file the user writes (``name_unknown``), never in a run
+    document, where a key outside the schema may be payload.
+    """
     try:
         return model.model_validate(doc)
     except ValidationError as error:
-        raise _refusal_of(error) from None
+        raise DocumentRefused(*validation_problem(error, name_unknown)) from None
 
 
 _EXPECTED = {
@@ -159,24 +163,36 @@ _EXPECTED = {
 }
 
 
-def _refusal_of(error: ValidationError) -> DocumentRefused:
-    return DocumentRefused(*validation_problem(error))
-
-
-def validation_problem(error: ValidationError) -> tuple[str, str]:
+def validation_problem(error: ValidationError, name_unknown: bool = False) -> tuple[str, str]:
     """Where the first problem is (a key path) and what it is, in our words, never the value."""
-    errors = error.errors(include_url=False)
-    first = errors[0]
-    where, problem = _path(first["loc"]), _problem(first)
-    kind, ctx = first["type"], first.get("ctx") or {}
-    if kind == REFUSAL and ctx.get("key"):
-        key = str(ctx["key"])
-        where = f"{where}{key}" if key.startswith("[") or not where else f"{where}.{key}"
-    elif kind.startswith("union_tag"):
-        where = f"{where}.{str(ctx.get('discriminator', '')).strip(chr(39))}"
-    if len(errors) > 1:
-        problem += f" (and {len(errors) - 1} more)"
+    problems = every_problem(error, name_unknown)
+    where, problem = problems[0]
+    if len(problems) > 1:
+        problem += f" (and {len(problems) - 1} more)"
     return where, problem
+
+
+def every_problem(error: ValidationError, name_unknown: bool = False) -> list[tuple[str, str]]:
+    """Each problem, as (key path, what is wrong), unknown keys first.
+
+    Unless ``name_unknown``, an unknown key is located at the record that holds it and never
+    named: a key that is not in the schema may itself be payload, and messages reach logs.
+    """
+    found = []
+    for item in error.errors(include_url=False):
+        where, problem = _path(item["loc"]), _problem(item)
+        kind, ctx = item["type"], item.get("ctx") or {}
+        if kind == "extra_forbidden" and not name_unknown:
+            where = _path(item["loc"][:-1])
+        elif kind == REFUSAL and ctx.get("key"):
+            key = str(ctx["key"])
+            where = f"{where}{key}" if key.startswith("[") or not where else f"{where}.{key}"
+        elif kind.startswith("union_tag"):
+            where = f"{where}.{str(ctx.get('discriminator', '')).strip(chr(39))}"
+        if kind == "extra_forbidden" and not name_unknown:
+            problem = "holds a key this record does not declare"
+        found.append((kind != "extra_forbidden", where, problem))
+    return [(where, problem) for _, where, problem in sorted(found, key=lambda f: f[0])]
 
 
 def _path(loc: tuple[int | str, ...]) -> str:
