@@ -108,7 +108,7 @@ def test_a_new_runs_payload_on_a_kept_page_fails_the_incremental_build_as_it_fai
     secret = "Mrs Jane Doe of 4 Privet Drive"
     (archive / "mkdocs.yml").write_text(f"copyright: {json.dumps(secret)}\n", encoding="utf-8")
     grown(1)
-    grown(2)
+    grown(2, "billing")
     site = archive / "site"
     assert _build(runsite, archive, site).exit_code == 0
     published = {file: path.read_bytes() for file, path in _files(site).items()}
@@ -131,13 +131,13 @@ def test_a_kept_run_page_showing_a_new_runs_payload_fails_the_incremental_build(
     secret = "Mrs Jane Doe's refund"
     old = a_run_at(1)
     old["results"][1]["case_id"] = secret
-    assert (
-        runsite("import", "--root", str(archive), str(write_json(old, "old.json"))).exit_code == 0
-    )
+    billing = write_json(a_run_at(2, suite="billing"), "billing.json")
+    for path in (write_json(old, "old.json"), billing):
+        assert runsite("import", "--root", str(archive), str(path)).exit_code == 0
     site = archive / "site"
     assert _build(runsite, archive, site).exit_code == 0
     published = {file: path.read_bytes() for file, path in _files(site).items()}
-    new = a_run_at(2, suite="billing")
+    new = a_run_at(3, suite="billing")
     new["results"][0]["responses"][0]["output"] = secret
     assert (
         runsite("import", "--root", str(archive), str(write_json(new, "new.json"))).exit_code == 0
