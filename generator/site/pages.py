@@ -203,9 +203,12 @@ class Site:
             reference=shown_reference,
         )
 
-    def run(self, run: RedactedRun, previous: str | None, reference: str | None) -> Body:
+    def run(
+        self, run: RedactedRun, previous: str | None, reference: str | None, reading: Reading
+    ) -> Body:
         """A run's page; ``previous`` and ``reference`` are the keys of the runs its
-        comparison pages compare it with."""
+        comparison pages compare it with, and ``reading`` is ``explain(run)``, made once for
+        both languages."""
         path = run_path(run.tenant, run.suite, run.key)
         names, cases = case_matrix(run)
 
@@ -225,7 +228,7 @@ class Site:
             suite_href=href(path, suite_path(run.tenant, run.suite)),
             previous_href=compared(previous),
             reference_href=compared(reference),
-            reading=reading_sections(explain(run), self.locale),
+            reading=reading_sections(reading, self.locale),
             checks=check_rows(run),
             intervals=interval_chart(run, self.t),
             check_names=names,
