@@ -159,7 +159,7 @@ def test_a_case_id_with_markup_shows_as_text_and_opens_no_dialog(built, served, 
     visit = Visit(browser, f"{served}/runs/acme/planted/{run}/")
     try:
         visit.page.wait_for_timeout(300)
-        assert visit.page.locator(".runsite-case-id", has_text=SCRIPT_CASE).count() == 1
+        assert visit.page.locator(".runsite-matrix tbody th", has_text=SCRIPT_CASE).count() == 1
         assert visit.dialogs == []
     finally:
         visit.close()
