@@ -315,7 +315,9 @@ class _Build:
                 for site in sites
                 for page in [site.home(history), *(site.suite(h) for h in history)]
             ]
-            built, context.shells = build_pages(pages, history, self.settings, staging)
+            built, context.shells = build_pages(
+                pages, history, self.settings, staging, self.cache.templates
+            )
             captured = digest(sorted(shell.digest for shell in context.shells.values()))
             if old is not None and old.shells == shells and old.captured != captured:
                 raise _Restart()
