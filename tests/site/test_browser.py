@@ -191,3 +191,18 @@ def test_searching_the_italian_site_finds_italian_pages(served, browser):
         assert visit.errors == []
     finally:
         visit.close()
+
+
+def test_the_search_box_of_a_run_page_finds_the_sites_pages(built, served, browser):
+    visit = Visit(browser, served + _pages(built)["run"])
+    try:
+        visit.page.keyboard.press("s")
+        visit.page.locator("input.md-search__input").press_sequentially("support", delay=30)
+        visit.page.wait_for_selector(".md-search-result__item")
+        links = visit.page.locator(".md-search-result__item a").evaluate_all(
+            "links => links.map(a => a.href)"
+        )
+        assert any(link.endswith("/suites/acme/support/") for link in links)
+        assert visit.errors == []
+    finally:
+        visit.close()
