@@ -314,8 +314,8 @@ def test_a_provider_target_and_judges_resolve_through_an_installed_provider(
         "threshold = 0.5\ntolerance = 0.1\n"
         '[[assertions]]\ntype = "contains"\nneedle = "answers"'
     )
-    target = 'type = "provider"\nprovider = "fake/fake-1"\ntemperature = 0.2'
-    suite = write_suite(tmp_path, assertions=checks, target=target)
+    target = 'type = "provider"\nprovider = "fake/fake-1"\nprompt_file = "p.md"\ntemperature = 0.2'
+    suite = write_suite(tmp_path, assertions=checks, target=target, files={"p.md": "Answer the case."})
     out = tmp_path / "run.json"
     assert runsite("run", str(suite), "--no-archive", "--out", str(out)).exit_code == 0
     run = json.loads(out.read_text())

@@ -1,0 +1,186 @@
+"""The ``anthropic`` provider: Anthropic's Messages API through the ``anthropic`` SDK.
+
+The key is the SDK's: it reads ``ANTHROPIC_API_KEY`` (or its other credentials) itself, and a
+suite cannot hold one; where it finds none, the suite is refused naming the variable. The API
+has no seed, so a suite that sets one is refused rather than run without it. Usage is recorded
+as the API reports it: a cache read and a cache write are counted apart from ``input_tokens``,
+each priced at its own rate.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Annotated, Any
+
+from pydantic import Field
+
+from generator.providers.caller import ModelCaller, declared
+from generator.providers.completion import (
+    CallFailed,
+    ClientSettings,
+    Completion,
+    ToolRequest,
+    Unreadable,
+    body_of,
+    counts,
+    finish_of,
+    refused,
+    settings_of,
+)
+from generator.providers.judging import DEFAULT_MAX_TOKENS, ClaimJudge, ScoreJudge
+from generator.suite.http_target import host_of
+from generator.suite.prompt import Prompt
+from generator.suite.target_spec import Price, ToolSpec
+
+if TYPE_CHECKING:
+    import anthropic
+
+FINISH = {
+    "end_turn": "stop",
+    "stop_sequence": "stop",
+    "max_tokens": "length",
+    "model_context_window_exceeded": "length",
+    "tool_use": "tool_use",
+    "refusal": "filtered",
+    "pause_turn": "other",
+}
+"""``stop_reason`` in digline's vocabulary."""
+
+OFFICIAL = "api.anthropic.com"
+WHY_NOT = {"seed": "the Anthropic API has none"}
+
+
+class TargetSettings(ClientSettings):
+    """What an ``anthropic`` target takes besides the prompt; the API requires ``max_tokens``."""
+
+    max_tokens: Annotated[int, Field(ge=1)]
+    temperature: Annotated[float, Field(ge=0, le=1)] | None = None
+    top_p: Annotated[float, Field(gt=0, le=1)] | None = None
+    top_k: Annotated[int, Field(ge=1)] | None = None
+
+
+def _client(settings: ClientSettings) -> anthropic.Anthropic:
+    try:
+        import anthropic
+    except ImportError:
+        raise ValueError("its SDK is not installed: pip install 'runsite[anthropic]'") from None
+    client = anthropic.Anthropic(**settings.options())
+    if client.api_key is None and client.auth_token is None and client.credentials is None:
+        raise ValueError(
+            "no key: the anthropic SDK reads it from ANTHROPIC_API_KEY, which is not set"
+        )
+    return client
+
+
+class Messages:
+    """One Messages call, as the target and the judges make it."""
+
+    def __init__(self, model: str, settings: ClientSettings, sampling: Mapping[str, Any]) -> None:
+        self.client = _client(settings)
+        self.settings = settings
+        host = host_of(str(self.client.base_url))
+        self.host = host if host != OFFICIAL else None
+        """Where the API is, when it is not Anthropic's own endpoint."""
+        self.request: dict[str, Any] = {"model": model}
+        self.request |= {k: v for k, v in sampling.items() if v is not None}
+
+    def __call__(self, system: str | None, user: str, tools: tuple[ToolSpec, ...]) -> Completion:
+        import anthropic
+
+        request = self.request | {"messages": [{"role": "user", "content": user}]}
+        if system is not None:
+            request["system"] = system
+        if tools:
+            request["tools"] = [_tool(tool) for tool in tools]
+        try:
+            reply = self.client.messages.create(**request)
+        except anthropic.APITimeoutError:
+            raise CallFailed(f"the API did not answer {self.settings.late()}") from None
+        except anthropic.APIConnectionError:
+            raise CallFailed(f"the API could not be reached at {self.host or OFFICIAL}") from None
+        except anthropic.APIStatusError as error:
+            raise refused(error.status_code, error.body, self.client.max_retries) from None
+        except ValueError:
+            raise Unreadable("the API's reply is not JSON") from None
+        return read_message(body_of(reply))
+
+
+def _tool(tool: ToolSpec) -> dict[str, Any]:
+    described = {"description": tool.description} if tool.description else {}
+    return {"name": tool.name, **described, "input_schema": tool.parameters}
+
+
+def read_message(body: Mapping[str, Any]) -> Completion:
+    """A message's JSON body, read as one call. Both kinds of tool block count as a tool the
+    model called: ``tool_use`` for the application to run, ``server_tool_use`` run by the API."""
+    content = body.get("content")
+    if not isinstance(content, list) or not all(isinstance(block, dict) for block in content):
+        raise Unreadable("the API's reply holds no list of content blocks")
+    text = "".join(
+        block["text"]
+        for block in content
+        if block.get("type") == "text" and isinstance(block.get("text"), str)
+    )
+    requested = tuple(
+        ToolRequest(
+            block["name"] if isinstance(block.get("name"), str) and block["name"] else None,
+            block.get("input"),
+        )
+        for block in content
+        if block.get("type") in ("tool_use", "server_tool_use")
+    )
+    found = body.get("usage")
+    usage: dict[str, Any] = found if isinstance(found, dict) else {}
+    model = body.get("model")
+    return Completion(
+        text,
+        counts(
+            usage.get("input_tokens"),
+            usage.get("output_tokens"),
+            usage.get("cache_read_input_tokens"),
+            usage.get("cache_creation_input_tokens"),
+        ),
+        finish_of(body.get("stop_reason"), FINISH),
+        requested,
+        model if isinstance(model, str) and model else None,
+    )
+
+
+class AnthropicJudge(ScoreJudge):
+    """``llm_rubric``'s judge: named as digline-anthropic names it, since the class name
+    enters the check's identity."""
+
+
+class AnthropicClaimJudge(ClaimJudge):
+    """``faithfulness``'s judge, named as digline-anthropic names it."""
+
+
+class AnthropicProvider:
+    """The object registered as ``anthropic`` in ``runsite.providers``."""
+
+    def target(
+        self, *, model: str, prompt: Prompt, settings: Mapping[str, Any], pricing: Price | None
+    ) -> ModelCaller:
+        chosen: TargetSettings = settings_of(TargetSettings, settings, WHY_NOT)
+        sampling = chosen.model_dump(include={"max_tokens", "temperature", "top_p", "top_k"})
+        messages = Messages(model, chosen, sampling)
+        config = declared("anthropic", model, pricing, base_url=messages.host, **sampling)
+        return ModelCaller(messages, prompt, pricing, config)
+
+    def judge(self, *, model: str, pricing: Price | None) -> AnthropicJudge:
+        return AnthropicJudge(*self._judging(model, pricing))
+
+    def claim_judge(self, *, model: str, pricing: Price | None) -> AnthropicClaimJudge:
+        return AnthropicClaimJudge(*self._judging(model, pricing))
+
+    def _judging(
+        self, model: str, pricing: Price | None
+    ) -> tuple[Messages, Price | None, dict[str, Any]]:
+        messages = Messages(model, ClientSettings(), {"max_tokens": DEFAULT_MAX_TOKENS})
+        config = declared(
+            "anthropic", model, None, base_url=messages.host, max_tokens=DEFAULT_MAX_TOKENS
+        )
+        return messages, pricing, config
+
+
+provider = AnthropicProvider()
