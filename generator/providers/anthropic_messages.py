@@ -1,8 +1,10 @@
 """The ``anthropic`` provider: Anthropic's Messages API through the ``anthropic`` SDK.
 
 The key is the SDK's: it reads ``ANTHROPIC_API_KEY`` (or its other credentials) itself, and a
-suite cannot hold one; where it finds none, the suite is refused naming the variable. The API
-has no seed, so a suite that sets one is refused rather than run without it. Usage is recorded
+suite cannot hold one; where it finds none, the suite is refused naming the variable. The
+Messages API takes no seed and, since the SDK's 2.x, no temperature, top_p or top_k: a suite
+that sets one is refused rather than run without it, and ``max_tokens``, which the API
+requires, is the one sampling setting. Usage is recorded
 as the API reports it: a cache read and a cache write are counted apart from ``input_tokens``,
 each priced at its own rate.
 """
@@ -47,16 +49,15 @@ FINISH = {
 """``stop_reason`` in digline's vocabulary."""
 
 OFFICIAL = "api.anthropic.com"
-WHY_NOT = {"seed": "the Anthropic API has none"}
+WHY_NOT = dict.fromkeys(
+    ("seed", "temperature", "top_p", "top_k"), "the Anthropic Messages API takes none"
+)
 
 
 class TargetSettings(ClientSettings):
     """What an ``anthropic`` target takes besides the prompt; the API requires ``max_tokens``."""
 
     max_tokens: Annotated[int, Field(ge=1)]
-    temperature: Annotated[float, Field(ge=0, le=1)] | None = None
-    top_p: Annotated[float, Field(gt=0, le=1)] | None = None
-    top_k: Annotated[int, Field(ge=1)] | None = None
 
 
 def _client(settings: ClientSettings) -> anthropic.Anthropic:
@@ -64,11 +65,15 @@ def _client(settings: ClientSettings) -> anthropic.Anthropic:
         import anthropic
     except ImportError:
         raise ValueError("its SDK is not installed: pip install 'runsite[anthropic]'") from None
-    client = anthropic.Anthropic(**settings.options())
+    missing = ValueError(
+        "no key: the anthropic SDK reads it from ANTHROPIC_API_KEY, which is not set"
+    )
+    try:
+        client = anthropic.Anthropic(**settings.options())
+    except anthropic.AnthropicError:
+        raise missing from None
     if client.api_key is None and client.auth_token is None and client.credentials is None:
-        raise ValueError(
-            "no key: the anthropic SDK reads it from ANTHROPIC_API_KEY, which is not set"
-        )
+        raise missing
     return client
 
 
@@ -162,7 +167,7 @@ class AnthropicProvider:
         self, *, model: str, prompt: Prompt, settings: Mapping[str, Any], pricing: Price | None
     ) -> ModelCaller:
         chosen: TargetSettings = settings_of(TargetSettings, settings, WHY_NOT)
-        sampling = chosen.model_dump(include={"max_tokens", "temperature", "top_p", "top_k"})
+        sampling = {"max_tokens": chosen.max_tokens}
         messages = Messages(model, chosen, sampling)
         config = declared("anthropic", model, pricing, base_url=messages.host, **sampling)
         return ModelCaller(messages, prompt, pricing, config)

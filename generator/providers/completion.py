@@ -130,7 +130,9 @@ def settings_of(
     provider does not take (with why, where there is a reason) or every value it refuses."""
     unknown = sorted(set(values) - set(model.model_fields))
     if unknown:
-        reasons = "".join(f": {why_not[key]}" for key in unknown if key in why_not)
+        reasons = "".join(
+            f": {why}" for why in dict.fromkeys(why_not.get(k, "") for k in unknown) if why
+        )
         raise ValueError(f"it takes no {', '.join(unknown)}{reasons}")
     try:
         return model.model_validate(dict(values))

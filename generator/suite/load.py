@@ -217,18 +217,22 @@ def importing_from(folder: Path) -> Iterator[None]:
     one process; neither may be served a module imported for the other.
     """
     root = str(folder.resolve())
+    names = _top_level_names(folder)
     before = dict(sys.modules)
     sys.path.insert(0, root)
     for name, module in before.items():
-        if _from(module, root) is False and name.split(".")[0] in _top_level_names(folder):
+        if name.split(".")[0] in names and _from(module, root) is False:
             del sys.modules[name]
     importlib.invalidate_caches()
     try:
         yield
     finally:
         sys.path.remove(root)
+        # Only a module imported in the block, or named like one of the folder's, can be from
+        # it; resolving the path of every module loaded (thousands, with an SDK) is not free.
         for name, module in list(sys.modules.items()):
-            if _from(module, root):
+            suspect = name not in before or name.split(".")[0] in names
+            if suspect and _from(module, root):
                 del sys.modules[name]
         sys.modules.update({k: v for k, v in before.items() if k not in sys.modules})
 

@@ -315,7 +315,9 @@ def test_a_provider_target_and_judges_resolve_through_an_installed_provider(
         '[[assertions]]\ntype = "contains"\nneedle = "answers"'
     )
     target = 'type = "provider"\nprovider = "fake/fake-1"\nprompt_file = "p.md"\ntemperature = 0.2'
-    suite = write_suite(tmp_path, assertions=checks, target=target, files={"p.md": "Answer the case."})
+    suite = write_suite(
+        tmp_path, assertions=checks, target=target, files={"p.md": "Answer the case."}
+    )
     out = tmp_path / "run.json"
     assert runsite("run", str(suite), "--no-archive", "--out", str(out)).exit_code == 0
     run = json.loads(out.read_text())
