@@ -111,7 +111,8 @@ def _suite(folder: Path, provider: str, url: str, **overrides: Any) -> Path:
 def _run(runsite, suite: Path, out: Path, *extra: str) -> dict[str, Any]:
     result = runsite("run", str(suite), "--no-archive", "--out", str(out), *extra)
     assert result.exit_code == 0, result.output
-    return json.loads(out.read_text())
+    run: dict[str, Any] = json.loads(out.read_text())
+    return run
 
 
 def _by_case(run: dict[str, Any]) -> dict[str, dict[str, Any]]:
