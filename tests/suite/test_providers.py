@@ -6,6 +6,7 @@ answer; a judge's score read from its reply; and a replay giving the live verdic
 from __future__ import annotations
 
 import json
+import shutil
 import sys
 from collections.abc import Iterator
 from pathlib import Path
@@ -13,9 +14,17 @@ from typing import Any
 
 import pytest
 
-from tests.suite._model_api import ANTHROPIC_USAGE, OPENAI_CACHED, OPENAI_USAGE, Stub, serving
+from tests.suite._model_api import (
+    ANTHROPIC_USAGE,
+    OPENAI_CACHED,
+    OPENAI_USAGE,
+    Stub,
+    _judging,
+    serving,
+)
 from tests.suite._suites import write_suite
 
+EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
 CASES = [
     {"id": "capital", "vars": {"question": "What is the capital of France?"}},
     {"id": "order", "vars": {"question": "[tool] Where is order 4821?"}},
@@ -440,3 +449,22 @@ def test_a_prompt_that_cannot_be_sent_is_refused_naming_its_key(name, runsite, a
     result = runsite("run", str(suite), "--no-archive", "--out", str(tmp_path / "run.json"))
     assert result.exit_code == 64, result.output
     assert result.stderr.startswith(f"runsite: {suite}: {expected}"), result.stderr
+
+
+def test_the_local_model_example_runs_against_an_openai_compatible_server(runsite, api, tmp_path):
+    folder = tmp_path / "local-model"
+    shutil.copytree(EXAMPLES / "local-model", folder)
+    suite = folder / "suite.toml"
+    suite.write_text(suite.read_text().replace("http://127.0.0.1:11434", api.url))
+    run = _run(runsite, suite, tmp_path / "run.json")
+    assert [(c["case_id"], _statuses(c)) for c in run["results"]] == [
+        (case, ["pass"] * 4) for case in ("france", "seine", "louvre")
+    ]
+    asked = next(body for _, body in api.requests if not _judging(body))
+    assert asked["model"] == "llama3.2"
+    assert asked["messages"][-1]["content"] == (
+        "A student asks a question about geography:\n\nWhat is the capital of France?\n"
+    )
+    assert set(run["artifacts"]) == {"prompts/question.md", "prompts/system.md"}
+    assert run["usage"]["target"]["every_cost_known"] is True
+    assert run["target_config"]["values"]["resolved_model"] == "llama3.2-2026-01-01"
