@@ -16,23 +16,10 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 from pydantic import Field
 
-from generator.providers.caller import ModelCaller, declared
-from generator.providers.completion import (
-    CallFailed,
-    ClientSettings,
-    Completion,
-    ToolRequest,
-    Unreadable,
-    body_of,
-    counts,
-    finish_of,
-    refused,
-    settings_of,
-)
-from generator.providers.judging import DEFAULT_MAX_TOKENS, ClaimJudge, ScoreJudge
-from generator.suite.http_target import host_of
-from generator.suite.prompt import Prompt
-from generator.suite.target_spec import Price, ToolSpec
+from generator.providers.completion import Completion, ToolRequest, Unreadable, counts, finish_of
+from generator.providers.judging import ClaimJudge, ScoreJudge
+from generator.providers.sdk import ClientSettings, SdkCall, SdkProvider
+from generator.suite.target_spec import ToolSpec
 
 if TYPE_CHECKING:
     import anthropic
@@ -48,11 +35,6 @@ FINISH = {
 }
 """``stop_reason`` in digline's vocabulary."""
 
-OFFICIAL = "api.anthropic.com"
-WHY_NOT = dict.fromkeys(
-    ("seed", "temperature", "top_p", "top_k"), "the Anthropic Messages API takes none"
-)
-
 
 class TargetSettings(ClientSettings):
     """What an ``anthropic`` target takes besides the prompt; the API requires ``max_tokens``."""
@@ -60,34 +42,26 @@ class TargetSettings(ClientSettings):
     max_tokens: Annotated[int, Field(ge=1)]
 
 
-def _client(settings: ClientSettings) -> anthropic.Anthropic:
-    try:
-        import anthropic
-    except ImportError:
-        raise ValueError("its SDK is not installed: pip install 'runsite[anthropic]'") from None
-    missing = ValueError(
-        "no key: the anthropic SDK reads it from ANTHROPIC_API_KEY, which is not set"
-    )
-    try:
-        client = anthropic.Anthropic(**settings.options())
-    except anthropic.AnthropicError:
-        raise missing from None
-    if client.api_key is None and client.auth_token is None and client.credentials is None:
-        raise missing
-    return client
+class Messages(SdkCall):
+    """One Messages call."""
 
+    official = "api.anthropic.com"
 
-class Messages:
-    """One Messages call, as the target and the judges make it."""
-
-    def __init__(self, model: str, settings: ClientSettings, sampling: Mapping[str, Any]) -> None:
-        self.client = _client(settings)
-        self.settings = settings
-        host = host_of(str(self.client.base_url))
-        self.host = host if host != OFFICIAL else None
-        """Where the API is, when it is not Anthropic's own endpoint."""
-        self.request: dict[str, Any] = {"model": model}
-        self.request |= {k: v for k, v in sampling.items() if v is not None}
+    def connect(self, settings: ClientSettings) -> anthropic.Anthropic:
+        try:
+            import anthropic
+        except ImportError:
+            raise ValueError("its SDK is not installed: pip install 'runsite[anthropic]'") from None
+        missing = ValueError(
+            "no key: the anthropic SDK reads it from ANTHROPIC_API_KEY, which is not set"
+        )
+        try:
+            client = anthropic.Anthropic(**settings.options())
+        except anthropic.AnthropicError:
+            raise missing from None
+        if client.api_key is None and client.auth_token is None and client.credentials is None:
+            raise missing
+        return client
 
     def __call__(self, system: str | None, user: str, tools: tuple[ToolSpec, ...]) -> Completion:
         import anthropic
@@ -97,17 +71,7 @@ class Messages:
             request["system"] = system
         if tools:
             request["tools"] = [_tool(tool) for tool in tools]
-        try:
-            reply = self.client.messages.create(**request)
-        except anthropic.APITimeoutError:
-            raise CallFailed(f"the API did not answer {self.settings.late()}") from None
-        except anthropic.APIConnectionError:
-            raise CallFailed(f"the API could not be reached at {self.host or OFFICIAL}") from None
-        except anthropic.APIStatusError as error:
-            raise refused(error.status_code, error.body, self.client.max_retries) from None
-        except ValueError:
-            raise Unreadable("the API's reply is not JSON") from None
-        return read_message(body_of(reply))
+        return read_message(self.ask(anthropic, lambda: self.client.messages.create(**request)))
 
 
 def _tool(tool: ToolSpec) -> dict[str, Any]:
@@ -160,32 +124,16 @@ class AnthropicClaimJudge(ClaimJudge):
     """``faithfulness``'s judge, named as digline-anthropic names it."""
 
 
-class AnthropicProvider:
+class AnthropicProvider(SdkProvider):
     """The object registered as ``anthropic`` in ``runsite.providers``."""
 
-    def target(
-        self, *, model: str, prompt: Prompt, settings: Mapping[str, Any], pricing: Price | None
-    ) -> ModelCaller:
-        chosen: TargetSettings = settings_of(TargetSettings, settings, WHY_NOT)
-        sampling = {"max_tokens": chosen.max_tokens}
-        messages = Messages(model, chosen, sampling)
-        config = declared("anthropic", model, pricing, base_url=messages.host, **sampling)
-        return ModelCaller(messages, prompt, pricing, config)
-
-    def judge(self, *, model: str, pricing: Price | None) -> AnthropicJudge:
-        return AnthropicJudge(*self._judging(model, pricing))
-
-    def claim_judge(self, *, model: str, pricing: Price | None) -> AnthropicClaimJudge:
-        return AnthropicClaimJudge(*self._judging(model, pricing))
-
-    def _judging(
-        self, model: str, pricing: Price | None
-    ) -> tuple[Messages, Price | None, dict[str, Any]]:
-        messages = Messages(model, ClientSettings(), {"max_tokens": DEFAULT_MAX_TOKENS})
-        config = declared(
-            "anthropic", model, None, base_url=messages.host, max_tokens=DEFAULT_MAX_TOKENS
-        )
-        return messages, pricing, config
+    name = "anthropic"
+    settings = TargetSettings
+    why_not = dict.fromkeys(
+        ("seed", "temperature", "top_p", "top_k"), "the Anthropic Messages API takes none"
+    )
+    call = Messages
+    judges = (AnthropicJudge, AnthropicClaimJudge)
 
 
 provider = AnthropicProvider()

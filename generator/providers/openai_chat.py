@@ -23,23 +23,10 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 from pydantic import Field
 
-from generator.providers.caller import ModelCaller, declared
-from generator.providers.completion import (
-    CallFailed,
-    ClientSettings,
-    Completion,
-    ToolRequest,
-    Unreadable,
-    body_of,
-    counts,
-    finish_of,
-    refused,
-    settings_of,
-)
-from generator.providers.judging import DEFAULT_MAX_TOKENS, ClaimJudge, ScoreJudge
-from generator.suite.http_target import host_of
-from generator.suite.prompt import Prompt
-from generator.suite.target_spec import Price, ToolSpec
+from generator.providers.completion import Completion, ToolRequest, Unreadable, counts, finish_of
+from generator.providers.judging import ClaimJudge, ScoreJudge
+from generator.providers.sdk import ClientSettings, SdkCall, SdkProvider
+from generator.suite.target_spec import ToolSpec
 
 if TYPE_CHECKING:
     import openai
@@ -53,7 +40,6 @@ FINISH = {
 }
 """``finish_reason`` in digline's vocabulary; a refusal is read from the message instead."""
 
-OFFICIAL = "api.openai.com"
 NO_KEY = "runsite-no-key"
 """Sent to a server of one's own when the SDK found no key: a placeholder, never a credential."""
 
@@ -67,35 +53,29 @@ class TargetSettings(ClientSettings):
     seed: int | None = None
 
 
-def _client(settings: ClientSettings) -> openai.OpenAI:
-    try:
-        import openai
-    except ImportError:
-        raise ValueError("its SDK is not installed: pip install 'runsite[openai]'") from None
-    options = settings.options()
-    try:
-        return openai.OpenAI(**options)
-    except openai.OpenAIError:
-        if settings.base_url is None and "OPENAI_BASE_URL" not in os.environ:
-            raise ValueError(
-                "no key: the openai SDK reads it from OPENAI_API_KEY, which is not set"
-            ) from None
-        return openai.OpenAI(api_key=NO_KEY, **options)
+class Chat(SdkCall):
+    """One Chat Completions call."""
 
+    official = "api.openai.com"
 
-class Chat:
-    """One Chat Completions call, as the target and the judges make it."""
+    def connect(self, settings: ClientSettings) -> openai.OpenAI:
+        try:
+            import openai
+        except ImportError:
+            raise ValueError("its SDK is not installed: pip install 'runsite[openai]'") from None
+        options = settings.options()
+        try:
+            return openai.OpenAI(**options)
+        except openai.OpenAIError:
+            if settings.base_url is None and "OPENAI_BASE_URL" not in os.environ:
+                raise ValueError(
+                    "no key: the openai SDK reads it from OPENAI_API_KEY, which is not set"
+                ) from None
+            return openai.OpenAI(api_key=NO_KEY, **options)
 
-    def __init__(self, model: str, settings: ClientSettings, sampling: Mapping[str, Any]) -> None:
-        self.client = _client(settings)
-        self.settings = settings
-        host = host_of(str(self.client.base_url))
-        self.host = host if host != OFFICIAL else None
-        """Where the API is, when it is not OpenAI's own endpoint."""
+    def sent(self, sampling: Mapping[str, Any]) -> Mapping[str, Any]:
         cap = "max_tokens" if self.host else "max_completion_tokens"
-        sent = {cap if key == "max_tokens" else key: value for key, value in sampling.items()}
-        self.request: dict[str, Any] = {"model": model}
-        self.request |= {k: v for k, v in sent.items() if v is not None}
+        return {cap if key == "max_tokens" else key: value for key, value in sampling.items()}
 
     def __call__(self, system: str | None, user: str, tools: tuple[ToolSpec, ...]) -> Completion:
         import openai
@@ -104,17 +84,7 @@ class Chat:
         request = self.request | {"messages": [*messages, {"role": "user", "content": user}]}
         if tools:
             request["tools"] = [{"type": "function", "function": _function(t)} for t in tools]
-        try:
-            reply = self.client.chat.completions.create(**request)
-        except openai.APITimeoutError:
-            raise CallFailed(f"the API did not answer {self.settings.late()}") from None
-        except openai.APIConnectionError:
-            raise CallFailed(f"the API could not be reached at {self.host or OFFICIAL}") from None
-        except openai.APIStatusError as error:
-            raise refused(error.status_code, error.body, self.client.max_retries) from None
-        except ValueError:
-            raise Unreadable("the API's reply is not JSON") from None
-        return read_chat(body_of(reply))
+        return read_chat(self.ask(openai, lambda: self.client.chat.completions.create(**request)))
 
 
 def _function(tool: ToolSpec) -> dict[str, Any]:
@@ -176,30 +146,13 @@ class OpenAIClaimJudge(ClaimJudge):
     """``faithfulness``'s judge, named as digline-openai names it."""
 
 
-class OpenAIProvider:
+class OpenAIProvider(SdkProvider):
     """The object registered as ``openai`` in ``runsite.providers``."""
 
-    def target(
-        self, *, model: str, prompt: Prompt, settings: Mapping[str, Any], pricing: Price | None
-    ) -> ModelCaller:
-        chosen: TargetSettings = settings_of(TargetSettings, settings, {})
-        sampling = chosen.model_dump(include={"max_tokens", "temperature", "top_p", "seed"})
-        chat = Chat(model, chosen, sampling)
-        config = declared("openai", model, pricing, base_url=chat.host, **sampling)
-        return ModelCaller(chat, prompt, pricing, config)
-
-    def judge(self, *, model: str, pricing: Price | None) -> OpenAIJudge:
-        return OpenAIJudge(*self._judging(model, pricing))
-
-    def claim_judge(self, *, model: str, pricing: Price | None) -> OpenAIClaimJudge:
-        return OpenAIClaimJudge(*self._judging(model, pricing))
-
-    def _judging(
-        self, model: str, pricing: Price | None
-    ) -> tuple[Chat, Price | None, dict[str, Any]]:
-        chat = Chat(model, ClientSettings(), {"max_tokens": DEFAULT_MAX_TOKENS})
-        config = declared("openai", model, None, base_url=chat.host, max_tokens=DEFAULT_MAX_TOKENS)
-        return chat, pricing, config
+    name = "openai"
+    settings = TargetSettings
+    call = Chat
+    judges = (OpenAIJudge, OpenAIClaimJudge)
 
 
 provider = OpenAIProvider()

@@ -10,8 +10,9 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Annotated, Any, Literal
 
-import jsonschema
 from pydantic import BaseModel, ConfigDict, Field, JsonValue, model_validator
+
+from generator.suite.checks import check_schema
 
 Name = Annotated[str, Field(min_length=1)]
 Reference = Annotated[str, Field(pattern=r"^[A-Za-z_][\w.]*:[A-Za-z_]\w*$")]
@@ -88,10 +89,7 @@ class ToolSpec(_Strict):
 
     @model_validator(mode="after")
     def _valid_schema(self) -> ToolSpec:
-        try:
-            jsonschema.Draft202012Validator.check_schema(self.parameters)
-        except jsonschema.SchemaError as error:
-            raise ValueError(f"parameters: not a valid JSON Schema ({error.message})") from None
+        check_schema(self.parameters, "parameters")
         return self
 
 
