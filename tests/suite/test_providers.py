@@ -14,6 +14,8 @@ from typing import Any
 
 import pytest
 
+from generator.document.codec import read_run
+from generator.document.redact import redact
 from tests.suite._model_api import (
     ANTHROPIC_USAGE,
     OPENAI_CACHED,
@@ -468,3 +470,29 @@ def test_the_local_model_example_runs_against_an_openai_compatible_server(runsit
     assert set(run["artifacts"]) == {"prompts/question.md", "prompts/system.md"}
     assert run["usage"]["target"]["every_cost_known"] is True
     assert run["target_config"]["values"]["resolved_model"] == "llama3.2-2026-01-01"
+    published = redact(read_run((tmp_path / "run.json").read_bytes()).run)
+    assert published.target_config.withheld == [
+        "base_url",
+        "cache_read_per_mtok",
+        "input_per_mtok",
+        "output_per_mtok",
+        "resolved_model",
+    ]
+
+
+def test_a_judge_without_its_key_is_refused_naming_the_variable(
+    runsite, api, tmp_path, monkeypatch
+):
+    monkeypatch.delenv("ANTHROPIC_API_KEY")
+    monkeypatch.delenv("ANTHROPIC_AUTH_TOKEN", raising=False)
+    checks = (
+        '[[assertions]]\ntype = "llm_rubric"\nrubric = "r"\njudge = "anthropic/m-1"\n'
+        "threshold = 0.5\ntolerance = 0.1"
+    )
+    suite = write_suite(tmp_path / "s", assertions=checks)
+    result = runsite("run", str(suite), "--no-archive", "--out", str(tmp_path / "run.json"))
+    assert result.exit_code == 64, result.output
+    assert result.stderr == (
+        f"runsite: {suite}: [[assertions]]: judge: anthropic cannot judge with 'm-1' (no key: "
+        "the anthropic SDK reads it from ANTHROPIC_API_KEY, which is not set)\n"
+    )

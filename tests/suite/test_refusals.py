@@ -138,6 +138,10 @@ REFUSALS: dict[str, tuple[dict[str, Any], str]] = {
         {"target": 'type = "provider"\nprovider = "anthropic/claude-haiku-4-5"\napi_key = "k"'},
         "suite.toml: [target]: api_key: a key never goes in a suite file",
     ),
+    "a token in a provider target": (
+        {"target": 'type = "provider"\nprovider = "anthropic/claude-haiku-4-5"\nauth_token = "t"'},
+        "suite.toml: [target]: auth_token: a key never goes in a suite file",
+    ),
     "an aggregate over no check": (
         {"assertions": ACCURACY_OVER_SIGNED},
         "suite.toml: [[assertions]] #2: over: names no per-case check of this suite",
