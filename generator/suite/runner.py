@@ -233,7 +233,8 @@ def _measured(
     answers make the same document however the calls interleaved, and the first answer that
     sets the run's configuration is the first case's. A replay counts nothing (no ``tally``).
     """
-    with ThreadPoolExecutor(max_workers=concurrency) as pool:
+    pool = ThreadPoolExecutor(max_workers=concurrency)
+    try:
         asked = [
             [pool.submit(call, case) for _ in range(suite.samples)]
             if case.suspended is None
@@ -250,7 +251,11 @@ def _measured(
             results.append(future.result())
             if progress:
                 progress()
-    return results
+        return results
+    finally:
+        # An interrupted run stops asking: the calls not yet started are cancelled, so a
+        # Ctrl-C waits for the calls in flight only, not for the rest of a paid run.
+        pool.shutdown(cancel_futures=True)
 
 
 def _result(

@@ -496,3 +496,17 @@ def test_a_judge_without_its_key_is_refused_naming_the_variable(
         f"runsite: {suite}: [[assertions]]: judge: anthropic cannot judge with 'm-1' (no key: "
         "the anthropic SDK reads it from ANTHROPIC_API_KEY, which is not set)\n"
     )
+
+
+def test_the_same_answers_make_the_same_document_whatever_the_concurrency(runsite, api, tmp_path):
+    suite = _suite(tmp_path / "s", "anthropic", api.url)
+    one = _run(runsite, suite, tmp_path / "one.json")
+    four = _run(runsite, suite, tmp_path / "four.json", "--concurrency", "4")
+
+    def measured(run: dict[str, Any]) -> Any:
+        for case in run["results"]:
+            for response in case.get("responses", []):
+                del response["latency_ms"]
+        return run["results"], run["usage"], run["target_config"], run["config_hash"]
+
+    assert measured(four) == measured(one)
