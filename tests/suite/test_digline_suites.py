@@ -12,6 +12,7 @@ import shutil
 import socket
 import subprocess
 import sys
+import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -62,10 +63,22 @@ def _stub(mode: str) -> Iterator[int]:
     )
     try:
         assert stub.stdout is not None and stub.stdout.readline().startswith(b"stub")
+        _listening(port)
         yield port
     finally:
         stub.terminate()
         stub.wait()
+
+
+def _listening(port: int) -> None:
+    """Wait until the stub accepts connections: it announces itself before it binds."""
+    for _ in range(500):
+        try:
+            socket.create_connection(("127.0.0.1", port), timeout=1).close()
+            return
+        except ConnectionRefusedError:
+            time.sleep(0.01)
+    pytest.fail(f"the corpus stub never listened on port {port}")
 
 
 def _suite(name: str, folder: Path, port: int) -> Path:
