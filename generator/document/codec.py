@@ -20,7 +20,7 @@ from pydantic import BaseModel, ValidationError
 from generator.document.migrate import upgrade
 from generator.document.model import Run
 from generator.document.numbers import at_precision
-from generator.document.record import REFUSAL, json_type
+from generator.document.record import REFUSAL, carries_extras, json_type
 from generator.document.redacted import RedactedRun
 from generator.errors import DocumentRefused
 
@@ -46,7 +46,7 @@ def read_run(data: bytes) -> Reading:
     doc = parse_object(data)
     schema = declared_schema(doc)
     run = validate(Run, upgrade(doc, schema))
-    return Reading(run, schema, tuple(unknown_keys(run)))
+    return Reading(run, schema, tuple(unknown_keys(run)) if carries_extras(run) else ())
 
 
 def run_bytes(run: Run) -> bytes:

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from generator.document.record import Calibration
 from generator.document.redacted import RedactedRun, RedactedVerdict
 from generator.reading.facts import Param
+from generator.reading.memo import once_per_run
 
 Slot = tuple[str, str, str, int]
 """(``case`` or ``run``, case id or ``""``, assertion id, occurrence)."""
@@ -57,6 +58,7 @@ class Check:
         return None if low is None or high is None else (low, high)
 
 
+@once_per_run
 def checks_of(run: RedactedRun) -> list[Check]:
     """Every verdict of ``run``, located, in reading order."""
     found: list[Check] = []

@@ -12,7 +12,9 @@ from dataclasses import dataclass
 from typing import Any
 
 from generator.document.redacted import RedactedResponse, RedactedRun, RedactedVerdict
+from generator.reading.memo import once_per_run
 from generator.site.charts import STATUS_LETTER, number
+from generator.site.readings import alone, on_the_line
 from generator.site.summary import verdicts_of
 
 
@@ -26,6 +28,7 @@ def tally(run: RedactedRun) -> tuple[int, int, int]:
     )
 
 
+@once_per_run
 def check_rows(run: RedactedRun) -> list[dict[str, Any]]:
     """One row per check: how its verdicts went across the cases, and its mean score."""
     named: dict[str, list[RedactedVerdict]] = {}
@@ -48,33 +51,30 @@ def check_rows(run: RedactedRun) -> list[dict[str, Any]]:
     return rows
 
 
-Step = tuple[str, str, bool]
-"""A step as a page shows it: (actor, what happened, whether it failed)."""
+Step = tuple[str, str | None, str | None, str | None]
+"""A step of a skeleton: actor, a model step's finish, a tool step's tool and status."""
 
 
-def _steps(response: RedactedResponse, t: Mapping[str, str]) -> tuple[Step, ...]:
+def _steps(response: RedactedResponse) -> tuple[Step, ...]:
     """An answer's skeleton; tool calls stand in for steps in a document recorded before
     steps existed."""
     if response.steps is not None:
         return tuple(
-            (
-                step.actor,
-                (t["step.finish"].format(finish=step.finish) if step.finish else "")
-                if step.actor == "model"
-                else f"{step.tool or t['step.unnamed']} · "
-                f"{t['trajectory.status.' + (step.status or 'success')]}",
-                step.status == "error",
-            )
+            (step.actor, step.finish, step.tool, step.status or "success")
+            if step.actor == "tool"
+            else (step.actor, step.finish, None, None)
             for step in response.steps
         )
-    return tuple(
-        (
-            "tool",
-            f"{call.tool or t['step.unnamed']} · {t['trajectory.status.' + call.status]}",
-            call.status == "error",
-        )
-        for call in response.tool_calls or ()
-    )
+    return tuple(("tool", None, call.tool, call.status) for call in response.tool_calls or ())
+
+
+def step_text(step: Step, t: Mapping[str, str]) -> tuple[str, str, bool]:
+    """A step as a page shows it: (actor, what happened, whether it failed)."""
+    actor, finish, tool, status = step
+    if actor == "model":
+        return actor, t["step.finish"].format(finish=finish) if finish else "", False
+    said = f"{tool or t['step.unnamed']} · {t['trajectory.status.' + str(status)]}"
+    return actor, said, status == "error"
 
 
 def _spans(numbers: Sequence[int]) -> str:
@@ -95,20 +95,25 @@ class Trajectory:
     number: int
     steps: tuple[Step, ...]
     oversize: bool
-    taken_by: tuple[tuple[str, str], ...]
-    """(case id, answer numbers) for every case with an answer that took it."""
+    every: tuple[str, ...]
+    """The cases all of whose answers took it."""
+    some: tuple[tuple[str, str], ...]
+    """(case id, answer numbers) for the cases only some of whose answers took it."""
 
 
-def trajectories(run: RedactedRun, t: Mapping[str, str]) -> list[Trajectory]:
+@once_per_run
+def trajectories(run: RedactedRun) -> list[Trajectory]:
     """The run's distinct skeletons in order of first appearance; answers too large to record
     form a group of their own."""
     groups: dict[tuple[bool, tuple[Step, ...]], dict[str, list[int]]] = {}
+    answers: dict[str, int] = {}
     for case in run.results:
+        answers[case.case_id] = len(case.responses or ())
         for n, response in enumerate(case.responses or (), 1):
             if response.oversize:
                 key: tuple[bool, tuple[Step, ...]] = (True, ())
             elif response.steps is not None or response.tool_calls is not None:
-                key = (False, _steps(response, t))
+                key = (False, _steps(response))
             else:
                 continue
             groups.setdefault(key, {}).setdefault(case.case_id, []).append(n)
@@ -117,15 +122,22 @@ def trajectories(run: RedactedRun, t: Mapping[str, str]) -> list[Trajectory]:
             number,
             steps,
             oversize,
-            tuple((case_id, _spans(numbers)) for case_id, numbers in cases.items()),
+            tuple(case for case, taken in cases.items() if len(taken) == answers[case]),
+            tuple(
+                (case, _spans(taken)) for case, taken in cases.items() if len(taken) < answers[case]
+            ),
         )
         for number, ((oversize, steps), cases) in enumerate(groups.items(), 1)
     ]
 
 
+@once_per_run
 def case_matrix(run: RedactedRun) -> tuple[list[str], list[dict[str, Any]]]:
     """The case × check matrix of a run page: check names, then a row per case with one cell
-    per check, ``(status letter, score)`` or None where the case has no such verdict."""
+    per check, ``(class, score)`` or None where the case has no such verdict. A cell's class
+    is its status letter, ``l`` after it where the check is on the line (as the run's reading
+    finds it), and nothing for a pass off the line, the commonest cell by far."""
+    marked = on_the_line(alone(run))
     names = list(dict.fromkeys(v.assertion for case in run.results for v in case.verdicts))
     rows = []
     for case in run.results:
@@ -135,7 +147,10 @@ def case_matrix(run: RedactedRun) -> tuple[list[str], list[dict[str, Any]]]:
                 "case_id": case.case_id,
                 "suspended": case.suspended,
                 "cells": [
-                    (STATUS_LETTER[by_name[name].status], number(by_name[name].score))
+                    (
+                        _cell_class(by_name[name].status, (case.case_id, name) in marked),
+                        number(by_name[name].score),
+                    )
                     if name in by_name
                     else None
                     for name in names
@@ -143,3 +158,10 @@ def case_matrix(run: RedactedRun) -> tuple[list[str], list[dict[str, Any]]]:
             }
         )
     return names, rows
+
+
+def _cell_class(status: str, on_the_line: bool) -> str:
+    letter = STATUS_LETTER[status]
+    if on_the_line:
+        return f"{letter}l"
+    return "" if letter == "p" else letter

@@ -24,9 +24,10 @@ from generator.document.redacted import RedactedRun
 from generator.reading import NotComparable, catalog, explain
 from generator.reading.facts import SECTIONS, Reading
 from generator.reading.render import sentence
-from generator.site.cases import case_matrix, check_rows, tally, trajectories
+from generator.site.cases import case_matrix, check_rows, step_text, tally, trajectories
 from generator.site.charts import Chart, history_chart, interval_chart, number, trend_chart
 from generator.site.labels import LABELS
+from generator.site.readings import MARKED, alone
 from generator.site.summary import RunSummary
 
 LATEST = 12
@@ -88,17 +89,20 @@ def _title(text: str) -> str:
     return json.dumps(html.escape(text))
 
 
-def reading_sections(reading: Reading, locale: str) -> list[tuple[str, list[str]]]:
-    """The reading's facts under their headings, in ``locale``."""
+def reading_sections(
+    reading: Reading, locale: str, marked: str | None = None
+) -> list[tuple[str, list[str]]]:
+    """The reading's facts under their headings, in ``locale``; facts of kind ``MARKED`` are
+    left out for a sentence ``marked`` that says where they are shown instead."""
     phrases = catalog(locale)
-    return [
-        (
-            phrases[f"heading.{section}"],
-            [sentence(f, phrases) for f in reading.facts if f.section == section]
-            or [phrases["nothing"]],
-        )
-        for section in SECTIONS[reading.scope]
-    ]
+    sections = []
+    for section in SECTIONS[reading.scope]:
+        facts = [f for f in reading.facts if f.section == section]
+        sentences = [sentence(f, phrases) for f in facts if marked is None or f.kind != MARKED]
+        if marked is not None and len(sentences) < len(facts):
+            sentences.append(marked)
+        sections.append((phrases[f"heading.{section}"], sentences or [phrases["nothing"]]))
+    return sections
 
 
 @dataclass(frozen=True)
@@ -225,12 +229,15 @@ class Site:
             suite_href=href(path, suite_path(run.tenant, run.suite)),
             previous_href=compared(previous),
             reference_href=compared(reference),
-            reading=reading_sections(explain(run), self.locale),
+            reading=reading_sections(alone(run), self.locale, self.t["run.line_marked"]),
             checks=check_rows(run),
             intervals=interval_chart(run, self.t),
             check_names=names,
             cases=cases,
-            trajectories=trajectories(run, self.t),
+            trajectories=[
+                (trajectory, [step_text(step, self.t) for step in trajectory.steps])
+                for trajectory in trajectories(run)
+            ],
             withheld=self.withheld(run),
             released=self.released(run),
         )
