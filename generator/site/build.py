@@ -20,6 +20,7 @@ import shutil
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
+from functools import partial
 from datetime import datetime
 from pathlib import Path
 from typing import Any
@@ -261,6 +262,12 @@ _ALTERNATE = re.compile(r'<link rel="alternate" href="[^"]*" hreflang="[^"]*">\n
 _SWITCH = re.compile(r'(<a href=")([^"]*)(" hreflang="([a-z]{2})" class="md-select__link">)')
 
 
+def _relative_switch(homes: dict[str, str], folder: str, found: re.Match[str]) -> str:
+    if not found[2].startswith("/"):
+        return found[0]
+    return f"{found[1]}{posixpath.relpath(homes[found[4]] or '.', folder)}/{found[3]}"
+
+
 def language_links(out: Path, default: str, site_url: str | None) -> None:
     """Language links that work wherever the site is served.
 
@@ -281,14 +288,7 @@ def language_links(out: Path, default: str, site_url: str | None) -> None:
         if page.name == "404.html":
             fixed = _SWITCH.sub(lambda m: f"{m[1]}{root}{homes[m[4]]}{m[3]}", fixed)
         elif page.name == "index.html" and folder in {h.rstrip("/") or "." for h in homes.values()}:
-            fixed = _SWITCH.sub(
-                lambda m, here=folder: (
-                    f"{m[1]}{posixpath.relpath(homes[m[4]] or '.', here)}/{m[3]}"
-                    if m[2].startswith("/")
-                    else m[0]
-                ),
-                fixed,
-            )
+            fixed = _SWITCH.sub(partial(_relative_switch, homes, folder), fixed)
         if fixed != text:
             page.write_text(fixed, encoding="utf-8")
 
