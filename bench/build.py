@@ -224,9 +224,9 @@ def jinja_only(count: int) -> float:
     started = time.perf_counter()
     for site in sites:
         for n, run in enumerate(runs):
-            site.run(run, runs[n - 4].key if n >= 4 else None, None)
+            site.run(run, runs[n - 4].key if n >= 4 else None, None, None)
         for n, pair in enumerate(compared, 4):
-            site.diff(runs[n], runs[n - 4], pair)
+            site.diff(runs[n], runs[n - 4], pair, "previous")
     return (time.perf_counter() - started) * count / SAMPLE
 
 

@@ -169,7 +169,7 @@ def _plan(
 
 
 def _chunks(
-    plan: _Plan, render: Sequence[PageJob], read: set[str], arrived: set[str]
+    plan: _Plan, render: Sequence[PageJob], read: set[str], arrived: set[str], judge: set[str]
 ) -> list[Chunk]:
     """The reading work: each suite's runs in stretches of ``CHUNK``."""
     wanted: dict[str, list[PageJob]] = {}
@@ -182,7 +182,7 @@ def _chunks(
     for suite, runs in plan.suites.items():
         for start in range(0, len(runs), CHUNK):
             stretch = runs[start : start + CHUNK]
-            if not any(r.blob in read or r.blob in wanted for r in stretch):
+            if not any(r.blob in read or r.blob in wanted or r.blob in judge for r in stretch):
                 continue
             chunks.append(
                 Chunk(
@@ -192,6 +192,7 @@ def _chunks(
                     read=frozenset(r.blob for r in stretch if r.blob in read),
                     jobs={r.blob: tuple(wanted[r.blob]) for r in stretch if r.blob in wanted},
                     arrived=frozenset(r.blob for r in stretch if r.blob in arrived),
+                    judge=frozenset(r.blob for r in stretch if r.blob in judge),
                 )
             )
     return chunks
@@ -301,11 +302,14 @@ class _Build:
             render = stale(everything, old, shells)
             arrived = {r.blob for r in head.runs} - set(old.runs) if old else set()
             read = {blob for blob, summary in cached.items() if summary is None} | arrived
+            against = self._against(plan)
+            judge = {blob for blob, worse in against.items() if worse is None}
             tick = progress(len(head.runs) + len(render))
             context = Context(head.git_dir, self.disclosure, self.cache, staging)
-            summaries, payload, bodies = self._read(
-                context, _chunks(plan, render, read, arrived), tick
+            summaries, payload, bodies, worse = self._read(
+                context, _chunks(plan, render, read, arrived, judge), tick
             )
+            worse = {**{b: w for b, w in against.items() if w is not None}, **worse}
             summaries = {**{b: s for b, s in cached.items() if s is not None}, **summaries}
             self._check_moments(summaries, moments)
             history = [
@@ -316,6 +320,7 @@ class _Build:
                     plan.references[(tenant, suite)].key
                     if (tenant, suite) in plan.references
                     else None,
+                    {r.key: worse[r.blob] for r in runs if r.blob in worse},
                 )
                 for (tenant, suite), runs in plan.suites.items()
             ]
@@ -377,12 +382,14 @@ class _Build:
 
     def _read(
         self, context: Context, chunks: list[Chunk], tick: Callable[[], None]
-    ) -> tuple[dict[str, RunSummary], dict[str, str], list[Path]]:
+    ) -> tuple[dict[str, RunSummary], dict[str, str], list[Path], dict[str, int]]:
         """Read the chunks in parallel: the summaries of the runs read, the payload of the
-        runs that arrived, and the files of bodies written."""
+        runs that arrived, the files of bodies written, and the checks worse than the
+        reference of the runs asked for."""
         summaries: dict[str, RunSummary] = {}
         payload: dict[str, str] = {}
         bodies: list[Path] = []
+        worse: dict[str, int] = {}
         for chunk, result in zip(
             chunks, run_in_processes(context, read_chunk, chunks, self.jobs), strict=True
         ):
@@ -391,9 +398,21 @@ class _Build:
                 payload.update(strings)
             if result.bodies:
                 bodies.append(result.bodies)
+            worse.update(result.worse)
             for _ in chunk.runs:
                 tick()
-        return summaries, payload, bodies
+        return summaries, payload, bodies, worse
+
+    def _against(self, plan: _Plan) -> dict[str, int | None]:
+        """For each run with a reference other than itself, its checks worse than the
+        reference as the cache knows them (None where it does not)."""
+        found: dict[str, int | None] = {}
+        for suite, runs in plan.suites.items():
+            reference = plan.references.get(suite)
+            for listed in runs:
+                if reference is not None and reference.key != listed.key:
+                    found[listed.blob] = self.cache.against(listed.blob, reference.blob)
+        return found
 
     def _check_moments(
         self, summaries: Mapping[str, RunSummary], moments: Mapping[str, datetime]

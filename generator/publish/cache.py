@@ -66,6 +66,16 @@ class RunCache:
         """The run's payload keys; ask only for a run whose summary the cache holds."""
         return np.frombuffer(self._path(blob, ".keys").read_bytes(), dtype="<u8").reshape(-1, 3)
 
+    def against(self, blob: str, reference: str) -> int | None:
+        """How many checks of the run got worse against the reference run, if known."""
+        try:
+            return int(self._path(blob, f".{reference}.worse").read_text())
+        except (OSError, ValueError):
+            return None
+
+    def keep_against(self, blob: str, reference: str, worse: int) -> None:
+        _atomic(self._path(blob, f".{reference}.worse"), str(worse).encode())
+
     def keep(self, blob: str, summary: RunSummary, keys: Keys) -> None:
         _atomic(self._path(blob, ".keys"), np.ascontiguousarray(keys, dtype="<u8").tobytes())
         text = json.dumps(summary.to_json(), sort_keys=True, separators=(",", ":"))

@@ -14,6 +14,7 @@ import json
 import tempfile
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import asdict, dataclass
+from functools import partial
 from multiprocessing import get_context
 from pathlib import Path
 from typing import TypeVar
@@ -50,6 +51,8 @@ class Chunk:
     """The pages to write, by the blob id of the run they belong to."""
     arrived: frozenset[str]
     """Blob ids of the runs whose payload strings the build wants back."""
+    judge: frozenset[str] = frozenset()
+    """Blob ids of the runs whose count of checks worse than the reference is not known."""
 
 
 @dataclass(frozen=True)
@@ -60,6 +63,8 @@ class Read:
     summaries: dict[str, RunSummary]
     payload: dict[str, dict[str, str]]
     bodies: Path | None
+    worse: dict[str, int]
+    """For each run of ``Chunk.judge``, its checks worse than the reference."""
 
 
 @dataclass
@@ -137,6 +142,7 @@ def read_chunk(chunk: Chunk) -> Read:
     summaries: dict[str, RunSummary] = {}
     payload: dict[str, dict[str, str]] = {}
     bodies: list[tuple[PageJob, Body]] = []
+    worse: dict[str, int] = {}
 
     def redacted(listed: Listed) -> RedactedRun:
         if listed.blob not in held:
@@ -153,26 +159,39 @@ def read_chunk(chunk: Chunk) -> Read:
     previous = chunk.previous
     for listed in chunk.runs:
         jobs = chunk.jobs.get(listed.blob, ())
-        if listed.blob in chunk.read or jobs:
+        if listed.blob in chunk.read or jobs or listed.blob in chunk.judge:
             run = redacted(listed)
             compared: dict[str, Comparison] = {}
+            against = partial(_against, compared, run)
+            reference = redacted(chunk.reference) if chunk.reference else None
+            count = None
+            if reference is not None and reference.key != run.key:
+                count = sum(row.verdict == "worse" for row in against(reference).rows)
+                if listed.blob in chunk.judge and chunk.reference is not None:
+                    context.cache.keep_against(listed.blob, chunk.reference.blob, count)
+                    worse[listed.blob] = count
             for job in jobs:
                 site = sites[LOCALES.index(job.locale)]
                 other = _compared(job, run, previous, chunk.reference, redacted)
                 if other is None:
                     before = previous.key if previous else None
-                    body = site.run(run, before, _key(chunk.reference))
+                    body = site.run(run, before, _key(chunk.reference), count)
                 else:
-                    if other.key not in compared:
-                        compared[other.key] = comparison(run, other)
                     role = diff_role(other.key, previous, chunk.reference)
-                    body = site.diff(run, other, compared[other.key], role)
+                    body = site.diff(run, other, against(other), role)
                 bodies.append((job, body))
         keep = {listed.blob} | ({chunk.reference.blob} if chunk.reference else set())
         for blob in [b for b in held if b not in keep]:
             del held[blob]
         previous = listed
-    return Read(summaries, payload, _stage(context.staging, bodies))
+    return Read(summaries, payload, _stage(context.staging, bodies), worse)
+
+
+def _against(compared: dict[str, Comparison], run: RedactedRun, other: RedactedRun) -> Comparison:
+    """``run`` against ``other``, made once for all the pages that show it."""
+    if other.key not in compared:
+        compared[other.key] = comparison(run, other)
+    return compared[other.key]
 
 
 def diff_role(other: str, previous: Listed | None, reference: Listed | None) -> str:

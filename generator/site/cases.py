@@ -18,6 +18,14 @@ from generator.site.readings import alone, on_the_line
 from generator.site.summary import verdicts_of
 
 
+def case_anchor(case_id: str) -> str:
+    """A case's anchor on every page, the same in both languages and in every build: its id,
+    with each character outside letters, digits, ``-`` and ``.`` written as ``_hex_``."""
+    return "case-" + "".join(
+        c if c.isascii() and (c.isalnum() or c in "-.") else f"_{ord(c):x}_" for c in case_id
+    )
+
+
 def tally(run: RedactedRun) -> tuple[int, int, int]:
     """How many verdicts of the run passed, failed, and could not be judged."""
     verdicts = verdicts_of(run)

@@ -100,18 +100,6 @@ def history_chart(runs: Sequence[RunSummary], check: str, labels: Mapping[str, s
     return Chart(data, 320, tuple(labels[c] for c in columns), rows)
 
 
-def trend_chart(runs: Sequence[RunSummary], labels: Mapping[str, str]) -> Chart:
-    """A suite's share of passing verdicts per run (oldest first): the home page's small trend."""
-    data = {
-        "kind": "trend",
-        "x": [_moment(run.created_at) for run in runs],
-        "y": [run.passing for run in runs],
-        "labels": {"passing": labels["chart.passing"]},
-    }
-    rows = tuple((run.created_at, number(run.passing)) for run in runs)
-    return Chart(data, 140, (labels["column.created_at"], labels["chart.passing"]), rows)
-
-
 def millionths(value: float | None) -> int | None:
     """A stored number (6 decimals) as a whole count of millionths: the same value, in fewer
     bytes of chart data."""
@@ -213,3 +201,15 @@ def compare_charts(rows: Sequence[Row], labels: Mapping[str, str]) -> list[tuple
         }
         charts.append((check, Chart(data, 90 + 30 * len(found), (), ())))
     return charts
+
+
+def sparkline(shares: Sequence[float | None], width: int = 120, height: int = 24) -> str:
+    """The points of a small line of passing shares (0 to 1, oldest first) for an SVG
+    ``polyline``; a run with nothing judged leaves a gap in no other way than its absence."""
+    known = [(n, share) for n, share in enumerate(shares) if share is not None]
+    if not known:
+        return ""
+    step = (width - 4) / max(len(shares) - 1, 1)
+    return " ".join(
+        f"{2 + n * step:.1f},{2 + (1 - share) * (height - 4):.1f}" for n, share in known
+    )

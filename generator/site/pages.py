@@ -13,7 +13,7 @@ import html
 import json
 import posixpath
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 from urllib.parse import quote
 
@@ -26,7 +26,14 @@ from generator.reading.checks import Check
 from generator.reading.facts import SECTIONS, Reading
 from generator.reading.render import sentence
 from generator.reading.table import Row, comparison_rows
-from generator.site.cases import case_matrix, check_rows, step_text, tally, trajectories
+from generator.site.cases import (
+    case_anchor,
+    case_matrix,
+    check_rows,
+    step_text,
+    tally,
+    trajectories,
+)
 from generator.site.charts import (
     STATUS_LETTER,
     Chart,
@@ -34,13 +41,19 @@ from generator.site.charts import (
     history_chart,
     interval_chart,
     number,
-    trend_chart,
+    sparkline,
 )
 from generator.site.labels import LABELS
 from generator.site.readings import MARKED, alone, on_the_line
-from generator.site.summary import RunSummary
+from generator.site.summary import RunSummary, status_of
 
 LATEST = 12
+TREND = 30
+"""Runs the home page's trend of each suite shows."""
+GRID = 10
+"""Runs a suite page's grid of cases shows, newest first."""
+STATUS_ORDER = ("worse", "failed", "unjudged", "passed")
+"""A run's statuses, the one a reader should look at first first."""
 VERDICT_ORDER = ("worse", "unjudged", "rules", "new", "gone", "counted", "better", "same")
 """How a comparison page counts its rows: what a reader looks for first."""
 """Runs listed on the home page."""
@@ -55,6 +68,12 @@ class SuiteRuns:
     suite: str
     runs: tuple[RunSummary, ...]
     reference: str | None
+    worse: Mapping[str, int] = field(default_factory=dict)
+    """For each run with a reference other than itself, by key: its checks worse than it."""
+
+    def status(self, run: RunSummary) -> str:
+        """A run's status at a glance (``status_of``)."""
+        return status_of(run.failed, run.errored, self.worse.get(run.key))
 
 
 @dataclass(frozen=True)
@@ -155,10 +174,17 @@ class Site:
     def counts(self, passed: int, failed: int, errored: int) -> str:
         return self.t["summary.counts"].format(passed=passed, failed=failed, errored=errored)
 
+    def rate(self, run: RunSummary) -> str:
+        """A run's pass rate: the share of judged verdicts that passed."""
+        return "" if run.passing is None else f"{run.passing * 100:.0f}%"
+
     def home(self, suites: Sequence[SuiteRuns]) -> Page:
+        """Every suite in one table, the ones that got worse or failed first, each with its
+        latest status, pass rate and trend; then the latest runs."""
         rows = []
         for history in suites:
             latest = history.runs[-1]
+            recent = history.runs[-TREND:]
             rows.append(
                 {
                     "tenant": history.tenant,
@@ -168,26 +194,32 @@ class Site:
                         "index.md", run_path(latest.tenant, latest.suite, latest.key)
                     ),
                     "latest_at": latest.created_at,
-                    "summary": self.counts(latest.passed, latest.failed, latest.errored),
-                    "trend": trend_chart(history.runs, self.t),
+                    "status": history.status(latest),
+                    "rate": self.rate(latest),
+                    "trend": sparkline([run.passing for run in recent]),
+                    "trend_label": self.t["home.trend"].format(count=len(recent)),
                 }
             )
+        rows.sort(key=lambda row: (STATUS_ORDER.index(row["status"]), row["tenant"], row["suite"]))
         newest = sorted(
-            (run for h in suites for run in h.runs),
-            key=lambda r: (r.created_at, r.key),
+            ((history, run) for history in suites for run in history.runs),
+            key=lambda pair: (pair[1].created_at, pair[1].key),
             reverse=True,
         )
-        recent = [
+        recent_runs = [
             {
                 "href": href("index.md", run_path(run.tenant, run.suite, run.key)),
                 "created_at": run.created_at,
                 "tenant": run.tenant,
                 "suite": run.suite,
-                "summary": self.counts(run.passed, run.failed, run.errored),
+                "status": history.status(run),
+                "rate": self.rate(run),
             }
-            for run in newest[:LATEST]
+            for history, run in newest[:LATEST]
         ]
-        return self._markdown("home", "index.md", self.t["home.title"], suites=rows, latest=recent)
+        return self._markdown(
+            "home", "index.md", self.t["home.title"], suites=rows, latest=recent_runs
+        )
 
     def suite(self, history: SuiteRuns) -> Page:
         path = suite_path(history.tenant, history.suite)
@@ -199,6 +231,8 @@ class Site:
             {
                 "href": href(path, run_path(run.tenant, run.suite, run.key)),
                 "created_at": run.created_at,
+                "status": history.status(run),
+                "rate": self.rate(run),
                 "summary": self.counts(run.passed, run.failed, run.errored),
                 "commit": (run.git_commit or self.t["fact.no_commit"])[:12],
                 "config_hash": run.config_hash,
@@ -215,20 +249,59 @@ class Site:
             if reference
             else None
         )
+        latest = history.runs[-1]
         return self._markdown(
             "suite",
             path,
             f"{history.tenant} · {history.suite}",
             tenant=history.tenant,
             suite=history.suite,
+            status=history.status(latest),
+            rate=self.rate(latest),
             charts=charts,
             runs=runs,
             reference=shown_reference,
+            grid=self.case_grid(history, path),
         )
 
-    def run(self, run: RedactedRun, previous: str | None, reference: str | None) -> Body:
+    def case_grid(self, history: SuiteRuns, path: str) -> dict[str, Any]:
+        """Each case of the suite's recent runs, how it went in each (newest first), and
+        whether it went both ways: a flaky case shows at a glance."""
+        recent = list(reversed(history.runs[-GRID:]))
+        cases = list(dict.fromkeys(case for run in recent for case, _ in run.cases))
+        went = [dict(run.cases) for run in recent]
+        rows = []
+        for case in cases:
+            cells = [by_case.get(case, "") for by_case in went]
+            judged = {cell for cell in cells if cell in ("p", "f")}
+            rows.append(
+                {
+                    "case": case,
+                    "anchor": case_anchor(case),
+                    "href": href(path, run_path(history.tenant, history.suite, recent[0].key))
+                    + "#"
+                    + case_anchor(case),
+                    "cells": cells,
+                    "flaky": len(judged) == 2,
+                }
+            )
+        columns = [
+            {
+                "href": href(path, run_path(run.tenant, run.suite, run.key)),
+                "created_at": run.created_at,
+            }
+            for run in recent
+        ]
+        return {"columns": columns, "rows": rows}
+
+    def run(
+        self, run: RedactedRun, previous: str | None, reference: str | None, worse: int | None
+    ) -> Body:
         """A run's page; ``previous`` and ``reference`` are the keys of the runs its
-        comparison pages compare it with."""
+        comparison pages compare it with, ``worse`` how many of its checks got worse than the
+        reference's (None without a reference to compare with)."""
+        passed, failed, errored = tally(run)
+        judged = passed + failed
         path = run_path(run.tenant, run.suite, run.key)
         names, cases = case_matrix(run)
 
@@ -242,7 +315,9 @@ class Site:
             path,
             f"{run.suite} · {run.created_at}",
             run=run,
-            summary=self.counts(*tally(run)),
+            summary=self.counts(passed, failed, errored),
+            status=status_of(failed, errored, worse),
+            rate=f"{passed / judged * 100:.0f}%" if judged else "",
             is_reference=run.key == reference,
             facts=self.header(run),
             suite_href=href(path, suite_path(run.tenant, run.suite)),

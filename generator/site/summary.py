@@ -14,7 +14,7 @@ from dataclasses import asdict, dataclass
 from typing import Any
 
 from generator.document.numbers import at_precision
-from generator.document.redacted import RedactedRun, RedactedVerdict
+from generator.document.redacted import RedactedCase, RedactedRun, RedactedVerdict
 
 
 @dataclass(frozen=True)
@@ -47,6 +47,9 @@ class RunSummary:
     """A digest of the judge's published configuration: a change shows on the history."""
     target: str
     """A digest of the target's published configuration."""
+    cases: tuple[tuple[str, str], ...] = ()
+    """Each case's id and how it went: ``f`` a check failed, else ``e`` one could not be judged,
+    else ``p``; ``s`` set aside."""
 
     @property
     def passing(self) -> float | None:
@@ -63,7 +66,16 @@ class RunSummary:
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> RunSummary:
         points = tuple(Point(**point) for point in data["points"])
-        return cls(**{**data, "points": points})
+        cases = tuple((case, status) for case, status in data["cases"])
+        return cls(**{**data, "points": points, "cases": cases})
+
+
+def status_of(failed: int, errored: int, worse: int | None) -> str:
+    """A run's status at a glance: ``worse`` than its reference, else ``failed``, else
+    ``unjudged`` where a check could not be judged, else ``passed``."""
+    if worse:
+        return "worse"
+    return "failed" if failed else "unjudged" if errored else "passed"
 
 
 def verdicts_of(run: RedactedRun) -> list[RedactedVerdict]:
@@ -116,4 +128,12 @@ def summarise(run: RedactedRun) -> RunSummary:
         points=tuple(_point(check, found) for check, found in by_check.items()),
         judge=_digest(run.judge_config.model_dump(mode="json")),
         target=_digest(run.target_config.model_dump(mode="json")),
+        cases=tuple((case.case_id, _case_status(case)) for case in run.results),
     )
+
+
+def _case_status(case: RedactedCase) -> str:
+    statuses = {verdict.status for verdict in case.verdicts}
+    if case.suspended:
+        return "s"
+    return "f" if "fail" in statuses else "e" if "error" in statuses else "p"

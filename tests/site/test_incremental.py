@@ -128,9 +128,9 @@ def test_a_new_runs_payload_on_a_kept_page_fails_the_incremental_build_as_it_fai
 def test_a_kept_run_page_showing_a_new_runs_payload_fails_the_incremental_build(
     archive: Path, runsite: Callable[..., Result], write_json: Callable[[Any, str], Path]
 ):
-    secret = "Mrs Jane Doe's refund"
+    secret = "Mrs Jane Doe's model"
     old = a_run_at(1)
-    old["results"][1]["case_id"] = secret
+    old["target_config"]["values"]["model"] = secret
     billing = write_json(a_run_at(2, suite="billing"), "billing.json")
     for path in (write_json(old, "old.json"), billing):
         assert runsite("import", "--root", str(archive), str(path)).exit_code == 0
