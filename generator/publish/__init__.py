@@ -330,8 +330,9 @@ class _Build:
                 for site in sites
                 for page in [site.home(history), *(site.suite(h) for h in history)]
             ]
+            searched = {site.locale: site.search_entries(history) for site in sites}
             built, context.shells = build_pages(
-                pages, history, self.settings, staging, self.cache.templates
+                pages, history, self.settings, staging, self.cache.templates, searched
             )
             captured = digest(sorted(shell.digest for shell in context.shells.values()))
             if old is not None and old.shells == shells and old.captured != captured:

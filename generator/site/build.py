@@ -111,6 +111,7 @@ def site_config(
         "strict": True,
         "theme": {
             **look.theme,
+            "palette": schemes(look.theme.get("palette")),
             "name": "material",
             "variant": "classic",
             "font": False,
@@ -141,6 +142,26 @@ def site_config(
         "extra_css": [*(path for path in ASSETS if path.endswith(".css")), *look.css],
         "not_in_nav": "/*/runs/\n/*/diffs/\n",
     }
+
+
+_TO_DARK, _TO_LIGHT = "runsite-scheme-dark", "runsite-scheme-light"
+"""The schemes' switches, named in each page's language once the theme has built it."""
+_LIGHT = {"media": "(prefers-color-scheme: light)", "scheme": "default"}
+_DARK = {"media": "(prefers-color-scheme: dark)", "scheme": "slate"}
+
+
+def schemes(palette: Any) -> list[dict[str, Any]]:
+    """The site's colour schemes: a light and a dark one that follow the reader's system, in
+    the user's colours, each with the switch to the other; a list of schemes the user wrote
+    is kept as it is."""
+    if isinstance(palette, list):
+        return palette
+    colours = {k: v for k, v in (palette or {}).items() if k in ("primary", "accent")}
+    colours = colours or {"primary": "indigo", "accent": "indigo"}
+    return [
+        {**_LIGHT, **colours, "toggle": {"icon": "material/brightness-4", "name": _TO_DARK}},
+        {**_DARK, **colours, "toggle": {"icon": "material/brightness-7", "name": _TO_LIGHT}},
+    ]
 
 
 def _nav(suites: Sequence[SuiteRuns], locale: str) -> list[Any]:
@@ -224,13 +245,14 @@ def run_mkdocs(config: Mapping[str, Any], staging: Path, epoch: int, cache: Path
 _BASE = re.compile(r'(<script id="__config" type="application/json">\{[^<]*?"base": ")([^"]*)(")')
 
 
-def split_search(out: Path, default: str) -> None:
+def split_search(out: Path, default: str, extra: Mapping[str, list[dict[str, str]]]) -> None:
     """One search index per language, so a reader searching the Italian site finds Italian pages.
 
     The i18n plugin stacks every language's entries into the root index, which every page
     loads from its ``base``. Each other language gets the index of its own pages (locations
     relative to its folder, its own stemmer), and its pages a ``base`` at that folder: the theme
-    reads ``base`` only to find the index and to resolve the links of its results.
+    reads ``base`` only to find the index and to resolve the links of its results. ``extra``
+    adds each language's entries for pages mkdocs does not build (runs, cases).
     """
     path = out / "search" / "search_index.json"
     index = json.loads(path.read_text(encoding="utf-8"))
@@ -242,6 +264,7 @@ def split_search(out: Path, default: str) -> None:
             for entry in index["docs"]
             if entry["location"].startswith(prefix)
         ]
+        own += extra.get(locale, [])
         target = out / locale / "search" / "search_index.json"
         target.parent.mkdir(parents=True, exist_ok=True)
         target.write_text(_index_json(index["config"] | {"lang": [locale]}, own), encoding="utf-8")
@@ -254,7 +277,7 @@ def split_search(out: Path, default: str) -> None:
         entry
         for entry in index["docs"]
         if not entry["location"].startswith(tuple(f"{o}/" for o in others))
-    ]
+    ] + extra.get(default, [])
     path.write_text(_index_json(index["config"] | {"lang": [default]}, root), encoding="utf-8")
 
 
@@ -276,7 +299,7 @@ def language_links(out: Path, default: str, site_url: str | None) -> None:
     switch says the same, so those links go. The home pages switch language through absolute
     links (``/``, ``/it/``), which miss a site served under a sub-path: they become relative.
     A 404 page, served at any address, switches to each language's home, as the site's address
-    (``site_url``) places it.
+    (``site_url``) places it. The switches of colour scheme are named in the page's language.
     """
     root = urlparse(site_url).path if site_url else "/"
     root = root if root.endswith("/") else root + "/"
@@ -285,6 +308,11 @@ def language_links(out: Path, default: str, site_url: str | None) -> None:
         text = page.read_text(encoding="utf-8")
         fixed = _ALTERNATE.sub("", text)
         folder = page.parent.relative_to(out).as_posix()
+        locale = next(
+            (lo for lo, home in homes.items() if home and f"{folder}/".startswith(home)), default
+        )
+        t = LABELS[locale]
+        fixed = fixed.replace(_TO_DARK, t["scheme.dark"]).replace(_TO_LIGHT, t["scheme.light"])
         if page.name == "404.html":
             fixed = _SWITCH.sub(lambda m: f"{m[1]}{root}{homes[m[4]]}{m[3]}", fixed)
         elif page.name == "index.html" and folder in {h.rstrip("/") or "." for h in homes.values()}:
@@ -303,6 +331,7 @@ def build_pages(
     settings: SiteSettings,
     staging: Path,
     cache: Path,
+    searched: Mapping[str, list[dict[str, str]]],
 ) -> tuple[Path, dict[tuple[str, str], Shell]]:
     """mkdocs builds ``pages`` (those in the navigation) and each language's shells into
     ``staging/site``; returns that folder and the shells, by (locale, kind), taken out of it.
@@ -311,7 +340,7 @@ def build_pages(
     stage(pages, docs, settings.look)
     epoch = source_date(suites)
     run_mkdocs(site_config(suites, settings, settings.look, docs, out), staging, epoch, cache)
-    split_search(out, settings.language)
+    split_search(out, settings.language, searched)
     language_links(out, settings.language, settings.look.site_url)
     shells = {
         (locale, kind): capture(out if locale == settings.language else out / locale, kind)

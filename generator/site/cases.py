@@ -153,6 +153,7 @@ def case_matrix(run: RedactedRun) -> tuple[list[str], list[dict[str, Any]]]:
         rows.append(
             {
                 "case_id": case.case_id,
+                "anchor": case_anchor(case.case_id),
                 "suspended": case.suspended,
                 "cells": [
                     (

@@ -9,6 +9,8 @@ from __future__ import annotations
 
 EN: dict[str, str] = {
     "site.home": "Home",
+    "scheme.dark": "Switch to the dark scheme",
+    "scheme.light": "Switch to the light scheme",
     "site.suites": "Suites",
     "home.title": "Evaluation runs",
     "home.suites": "Suites",
@@ -132,6 +134,9 @@ EN: dict[str, str] = {
     "trajectory.every": "Taken by every answer of:",
     "trajectory.some": "Taken by these answers:",
     "run.legend": "Each cell: the check's score, and ✓ passed, ✗ failed, ? not judged; ◐ on the line.",
+    "run.only_failed": "Only the cases with a check that failed or could not be judged",
+    "run.by_check": "Those of one check:",
+    "run.every_check": "every check",
     "run.line_marked": "The checks on the line are marked ◐ in the table of cases.",
     "step.model": "model",
     "step.tool": "tool",
@@ -148,6 +153,8 @@ EN: dict[str, str] = {
 
 IT: dict[str, str] = {
     "site.home": "Inizio",
+    "scheme.dark": "Passa ai colori scuri",
+    "scheme.light": "Passa ai colori chiari",
     "site.suites": "Suite",
     "home.title": "Esecuzioni delle valutazioni",
     "home.suites": "Suite",
@@ -271,6 +278,9 @@ IT: dict[str, str] = {
     "trajectory.every": "Seguita da tutte le risposte di:",
     "trajectory.some": "Seguita da queste risposte:",
     "run.legend": "In ogni cella: il punteggio del controllo, e ✓ superato, ✗ non superato, ? non valutato; ◐ sul filo.",
+    "run.only_failed": "Solo i casi con un controllo non superato o non valutato",
+    "run.by_check": "Quelli di un controllo:",
+    "run.every_check": "ogni controllo",
     "run.line_marked": "I controlli sul filo sono segnati con ◐ nella tabella dei casi.",
     "step.model": "modello",
     "step.tool": "strumento",

@@ -264,6 +264,33 @@ class Site:
             grid=self.case_grid(history, path),
         )
 
+    def search_entries(self, suites: Sequence[SuiteRuns]) -> list[dict[str, str]]:
+        """What the search finds beyond the pages mkdocs indexes: each run (by suite, date,
+        key and status) and each case id of a suite's latest run, at its row of the suite's
+        grid. One entry a run and a case: the index grows with the archive, not its square."""
+        entries = []
+        for history in suites:
+            for run in history.runs:
+                location = run_path(run.tenant, run.suite, run.key).removesuffix(".md") + "/"
+                status = self.t[f"status.{history.status(run)}"]
+                entries.append(
+                    {
+                        "location": location,
+                        "title": f"{run.suite} · {run.created_at}",
+                        "text": f"{run.tenant} {run.suite} {run.key} {status}",
+                    }
+                )
+            suite = suite_path(history.tenant, history.suite).removesuffix(".md") + "/"
+            for case, _ in history.runs[-1].cases:
+                entries.append(
+                    {
+                        "location": f"{suite}#{case_anchor(case)}",
+                        "title": case,
+                        "text": f"{self.t['column.case']} {case} · {history.tenant} {history.suite}",
+                    }
+                )
+        return entries
+
     def case_grid(self, history: SuiteRuns, path: str) -> dict[str, Any]:
         """Each case of the suite's recent runs, how it went in each (newest first), and
         whether it went both ways: a flaky case shows at a glance."""

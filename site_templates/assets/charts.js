@@ -135,6 +135,45 @@
 
   var FIGURES = {history: history, trend: trend, intervals: intervals, compare: compare};
 
+  // The page's colours, so that a chart reads on the light scheme, the dark one, and paper.
+  function colours() {
+    var style = getComputedStyle(document.body);
+    var ink = style.getPropertyValue("--md-default-fg-color").trim() || "#444";
+    var faint = style.getPropertyValue("--md-default-fg-color--lightest").trim() || "#eee";
+    return {paper_bgcolor: "rgba(0,0,0,0)", plot_bgcolor: "rgba(0,0,0,0)",
+            font: {color: ink}, xaxis: {gridcolor: faint, zerolinecolor: faint},
+            yaxis: {gridcolor: faint, zerolinecolor: faint}};
+  }
+
+  function themed(layout) {
+    var theme = colours();
+    layout.paper_bgcolor = theme.paper_bgcolor;
+    layout.plot_bgcolor = theme.plot_bgcolor;
+    layout.font = theme.font;
+    ["xaxis", "yaxis"].forEach(function (axis) {
+      layout[axis] = Object.assign(layout[axis] || {}, theme[axis]);
+    });
+    return layout;
+  }
+
+  function charts() {
+    return document.querySelectorAll(".runsite-chart.js-plotly-plot");
+  }
+
+  function recolour() {
+    var theme = colours();
+    charts().forEach(function (chart) {
+      Plotly.relayout(chart, {paper_bgcolor: theme.paper_bgcolor, plot_bgcolor: theme.plot_bgcolor,
+        "font.color": theme.font.color, "xaxis.gridcolor": theme.xaxis.gridcolor,
+        "yaxis.gridcolor": theme.yaxis.gridcolor});
+    });
+  }
+
+  // Paper is narrower than a screen: every chart is drawn again at the width it has there.
+  function refit() {
+    charts().forEach(function (chart) { Plotly.Plots.resize(chart); });
+  }
+
   // A checkbox that hides the rows of a table that did not change.
   function filters() {
     document.querySelectorAll("input[data-filter]").forEach(function (box) {
@@ -153,7 +192,7 @@
       if (!target || target.dataset.drawn) return;
       var d = JSON.parse(source.textContent);
       var figure = FIGURES[d.kind](d);
-      Plotly.newPlot(target, figure[0], figure[1], {responsive: true, displayModeBar: false});
+      Plotly.newPlot(target, figure[0], themed(figure[1]), {responsive: true, displayModeBar: false});
       target.dataset.drawn = "1";
       var table = document.querySelector('table[data-rows-of="' + source.dataset.chart + '"]');
       if (d.kind === "intervals" && table && !table.tBodies[0].rows.length) {
@@ -162,11 +201,35 @@
     });
   }
 
-  function ready() { draw(); filters(); }
+  // The cases table of a run page: only the cases that failed (or could not be judged), of
+  // every check or of one.
+  function caseFilters() {
+    var failed = document.querySelector('input[data-cases="failed"]');
+    var check = document.querySelector('select[data-cases="check"]');
+    if (!failed || !check || failed.dataset.bound) return;
+    var rows = document.querySelectorAll(".runsite-matrix tbody tr");
+    function bad(cell) { return cell && /^[fe]/.test(cell.className); }
+    function apply() {
+      rows.forEach(function (row) {
+        var cells = check.value ? [row.cells[Number(check.value)]] : [].slice.call(row.cells, 1);
+        row.hidden = (failed.checked || Boolean(check.value)) && !cells.some(bad);
+      });
+    }
+    failed.addEventListener("change", apply);
+    check.addEventListener("change", apply);
+    failed.dataset.bound = "1";
+  }
+
+  function ready() { draw(); filters(); caseFilters(); }
   if (typeof document$ !== "undefined") { document$.subscribe(ready); }
   else { document.addEventListener("DOMContentLoaded", ready); }
-  // A printed page shows every case and every table, open.
+  // A printed page shows every table, open, and every chart at the paper's width.
   window.addEventListener("beforeprint", function () {
     document.querySelectorAll("details").forEach(function (d) { d.open = true; });
+    refit();
   });
+  window.addEventListener("afterprint", refit);
+  window.matchMedia("print").addEventListener("change", refit);
+  new MutationObserver(recolour).observe(document.body, {attributes: true,
+    attributeFilter: ["data-md-color-scheme"]});
 })();
