@@ -6,12 +6,12 @@ import tomllib
 from pathlib import Path
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
-from generator.document.codec import validate
+from generator.document.codec import validation_problem
 from generator.document.record import Name
 from generator.document.redacted import NOTHING, Disclosure
-from generator.errors import ArchiveRefused, DocumentRefused
+from generator.errors import ArchiveRefused
 
 Language = Literal["en", "it"]
 
@@ -44,10 +44,11 @@ def read_config(path: Path) -> Config:
     except tomllib.TOMLDecodeError as error:
         raise ArchiveRefused(f"{path}: not valid TOML ({error})") from None
     try:
-        return validate(Config, data)
-    except DocumentRefused as refused:
-        problem = refused.problem.replace("a JSON ", "a TOML ", 1)
-        raise ArchiveRefused(f"{path}: {refused.where}: {problem}") from None
+        return Config.model_validate(data)
+    except ValidationError as error:
+        where, problem = validation_problem(error)  # the file's own keys, named
+        problem = problem.replace("a JSON ", "a TOML ", 1)
+        raise ArchiveRefused(f"{path}: {where}: {problem}") from None
 
 
 def config_text(name: str) -> str:

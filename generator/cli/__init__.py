@@ -120,9 +120,14 @@ def _progress_bar(label: str) -> Iterator[Callable[[int], Callable[[], None]]]:
 
 
 def _warn_unknown(path: Path, unknown: Sequence[str]) -> None:
+    """Where a document's unknown keys are, never what they are called: a key can be payload."""
     if unknown:
         keys = ", ".join(unknown)
-        click.echo(f"runsite: {path}: kept but never published, unknown keys: {keys}", err=True)
+        click.echo(
+            f"runsite: {path}: kept but never published, unknown keys (#N: the Nth key of its "
+            f"object the schema does not declare, from 0): {keys}",
+            err=True,
+        )
 
 
 def main() -> None:

@@ -17,6 +17,7 @@ from typing import Any, TypeVar
 
 from pydantic import BaseModel, ValidationError
 
+from generator.document.keys import DECLARED, joined, step_to, steps
 from generator.document.migrate import upgrade
 from generator.document.model import Run
 from generator.document.numbers import at_precision
@@ -38,15 +39,17 @@ class Reading:
     declared_schema: int
     """The schema the document declared before migration."""
     unknown: tuple[str, ...]
-    """Key paths this runsite does not know: kept in the archive, never rendered."""
+    """Where the keys this runsite does not know are (``results[0].#1``, see ``keys``): kept in
+    the archive, never rendered."""
 
 
 def read_run(data: bytes) -> Reading:
     """Parse, migrate and validate one run document."""
     doc = parse_object(data)
     schema = declared_schema(doc)
-    run = validate(Run, upgrade(doc, schema))
-    return Reading(run, schema, tuple(unknown_keys(run)))
+    upgraded = upgrade(doc, schema)
+    run = validate(Run, upgraded)
+    return Reading(run, schema, tuple(unknown_keys(run, upgraded)))
 
 
 def run_bytes(run: Run) -> bytes:
@@ -109,7 +112,8 @@ def _unique_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
     result = dict(pairs)
     if len(result) != len(pairs):
         twice = next(key for key, count in Counter(key for key, _ in pairs).items() if count > 1)
-        raise DocumentRefused("", f"the key {twice!r} appears twice in one object")
+        named = f"the key {twice!r}" if twice in DECLARED else "a key the schema does not declare"
+        raise DocumentRefused("", f"{named} appears twice in one object")
     return result
 
 
@@ -140,11 +144,12 @@ def declared_schema(doc: dict[str, Any]) -> int:
 
 
 def validate(model: type[Model], doc: dict[str, Any]) -> Model:
-    """``model`` built from ``doc``, or the first problem as a refusal naming its key."""
+    """``model`` built from ``doc``, or the first problem as a refusal naming its key (a key the
+    schema does not declare by its place, see ``keys``)."""
     try:
         return model.model_validate(doc)
     except ValidationError as error:
-        raise _refusal_of(error) from None
+        raise DocumentRefused(*validation_problem(error, doc)) from None
 
 
 _EXPECTED = {
@@ -159,15 +164,15 @@ _EXPECTED = {
 }
 
 
-def _refusal_of(error: ValidationError) -> DocumentRefused:
-    return DocumentRefused(*validation_problem(error))
+def validation_problem(error: ValidationError, doc: Any = None) -> tuple[str, str]:
+    """Where the first problem is (a key path) and what it is, in our words, never the value.
 
-
-def validation_problem(error: ValidationError) -> tuple[str, str]:
-    """Where the first problem is (a key path) and what it is, in our words, never the value."""
+    Given the ``doc`` that was validated, a key the schema does not declare is named by place.
+    """
     errors = error.errors(include_url=False)
     first = errors[0]
-    where, problem = _path(first["loc"]), _problem(first)
+    where = _path(first["loc"]) if doc is None else _document_path(first["loc"], doc)
+    problem = _problem(first)
     kind, ctx = first["type"], first.get("ctx") or {}
     if kind == REFUSAL and ctx.get("key"):
         key = str(ctx["key"])
@@ -190,6 +195,22 @@ def _path(loc: tuple[int | str, ...]) -> str:
             path += f"[{json.dumps(part, ensure_ascii=False)}]"
         else:
             path += f".{part}" if path else part
+    return path
+
+
+def _document_path(loc: tuple[int | str, ...], doc: Any) -> str:
+    """``loc`` as a key path into ``doc``; a part that is neither a key of ``doc`` nor a declared
+    one (a tag pydantic adds for a union member) is left out."""
+    path, node = "", doc
+    for part in loc:
+        if isinstance(part, int):
+            path += f"[{part}]"
+            node = node[part] if isinstance(node, list) and part < len(node) else None
+        elif isinstance(node, dict) and part in node:
+            path = joined(path, step_to(part, node))
+            node = node[part]
+        elif part in DECLARED:  # a declared key the document left out
+            path, node = joined(path, part), None
     return path
 
 
@@ -224,25 +245,30 @@ def _problem(error: Any) -> str:
     return str(error["msg"])
 
 
-def unknown_keys(record: BaseModel, path: str = "") -> list[str]:
-    """Key paths of every key the model did not declare, anywhere in ``record``."""
-    found = [f"{path}.{key}" if path else key for key in record.model_extra or {}]
+def unknown_keys(record: BaseModel, raw: dict[str, Any], path: str = "") -> list[str]:
+    """Where each key the model did not declare is, anywhere in ``record`` (read from ``raw``)."""
+    extra = record.model_extra or {}
+    found = [joined(path, step) for key, step in steps(raw) if key in extra]
     for name in type(record).model_fields:
-        found += _unknown_in(getattr(record, name), f"{path}.{name}" if path else name)
+        found += _unknown_in(getattr(record, name), raw.get(name), joined(path, name))
     return found
 
 
-def _unknown_in(value: Any, path: str) -> list[str]:
+def _unknown_in(value: Any, raw: Any, path: str) -> list[str]:
     if isinstance(value, BaseModel):
-        return unknown_keys(value, path)
+        return unknown_keys(value, raw, path)
     if isinstance(value, list):
-        return [key for i, item in enumerate(value) for key in _unknown_in(item, f"{path}[{i}]")]
+        return [
+            key
+            for i, (item, written) in enumerate(zip(value, raw, strict=True))
+            for key in _unknown_in(item, written, f"{path}[{i}]")
+        ]
     if isinstance(value, dict):
         return [
             key
-            for name, item in value.items()
-            if isinstance(item, BaseModel)
-            for key in unknown_keys(item, f"{path}[{json.dumps(name, ensure_ascii=False)}]")
+            for name, step in steps(value)
+            if isinstance(value[name], BaseModel)
+            for key in unknown_keys(value[name], raw[name], joined(path, step))
         ]
     return []
 

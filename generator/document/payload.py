@@ -21,9 +21,9 @@ and why each is there:
   is subtracted; it would only ever fail the build for nothing.
 
 A field is a key path into the full document (``results[2].responses[0].steps[3].call.result``).
-Build logs may be public, so a path never quotes a string that is itself payload: an object key
-of 8 characters or more inside payload is named by its position (``metadata.#2``), and the key
-itself is reported as ``metadata.#2 (key)``.
+Build logs may be public, so a path names only the keys the schema declares: any other key (of
+metadata, of JSON text, unknown to runsite) is named by its place (``metadata.#2``, see
+``keys``), and the key itself is reported as ``metadata.#2 (key)``.
 """
 
 from __future__ import annotations
@@ -33,6 +33,7 @@ from collections.abc import Iterator
 
 from pydantic import BaseModel, JsonValue
 
+from generator.document.keys import steps
 from generator.document.model import CaseResult, Run, Verdict
 from generator.document.record import perimeter_keys
 from generator.document.redact import redact
@@ -101,12 +102,13 @@ def _payload(run: Run, disclosure: Disclosure) -> Found:
         yield from _case(case, f"results[{c}]", disclosure)
     for a, verdict in enumerate(run.aggregate):
         yield from _verdict(verdict, f"aggregate[{a}]", disclosure)
-    for position, (key, value) in enumerate(run.metadata.items()):
+    for key, step in steps(run.metadata):
         if key not in disclosure.run_metadata:
-            yield from _entry("metadata", position, key, value)
-    for path, artifact in run.artifacts.items():
-        if artifact.text is not None and path not in disclosure.artifacts:
-            yield f"artifacts[{path!r}].text", artifact.text
+            yield from _entry(f"metadata.{step}", key, run.metadata[key])
+    for path, step in steps(run.artifacts):
+        text = run.artifacts[path].text
+        if text is not None and path not in disclosure.artifacts:
+            yield f"artifacts.{step}.text", text
     for side in ("target_config", "judge_config"):
         values = getattr(run, side).values or {}
         for key in sorted(perimeter_keys(values)):
@@ -128,9 +130,9 @@ def _case(case: CaseResult, at: str, disclosure: Disclosure) -> Found:
 def _verdict(verdict: Verdict, at: str, disclosure: Disclosure) -> Found:
     if verdict.reason is not None:
         yield f"{at}.reason", verdict.reason
-    for key, value in verdict.metadata.items():
-        if not disclosure.releases(key, value):
-            yield from _json(value, f"{at}.metadata{_segment(key)}")
+    for key, step in steps(verdict.metadata):
+        if not disclosure.releases(key, verdict.metadata[key]):
+            yield from _json(verdict.metadata[key], f"{at}.metadata.{step}")
 
 
 def _response(response: RecordedResponse, at: str, disclosure: Disclosure) -> Found:
@@ -176,28 +178,21 @@ def _json(value: JsonValue, at: str) -> Found:
         for i, item in enumerate(value):
             yield from _json(item, f"{at}[{i}]")
     elif isinstance(value, dict):
-        for position, (key, item) in enumerate(value.items()):
-            yield from _entry(at, position, key, item)
+        for key, step in steps(value):
+            yield from _entry(f"{at}.{step}", key, value[key])
 
 
-def _entry(at: str, position: int, key: str, value: JsonValue) -> Found:
-    """An object's key and value, both payload; a long key is named by its position."""
-    segment = _segment(key, position)
-    yield f"{at}{segment} (key)", key
-    yield from _json(value, f"{at}{segment}")
-
-
-def _segment(key: str, position: int | None = None) -> str:
-    """A path step to ``key``; by position when given and the key is long enough to be payload."""
-    if position is not None and len(key) >= MINIMUM:
-        return f".#{position}"
-    return f".{key}" if key.isidentifier() else f"[{key!r}]"
+def _entry(at: str, key: str, value: JsonValue) -> Found:
+    """An object's key (at ``at``) and its value, both payload."""
+    yield f"{at} (key)", key
+    yield from _json(value, at)
 
 
 def _unknown(record: BaseModel, at: str) -> Found:
     """Every string under a key the model does not declare, in ``record`` and below."""
-    for key, value in (record.model_extra or {}).items():
-        yield from _json(value, f"{at}{_segment(key)}")
+    extra = record.model_extra or {}
+    for key, step in steps(extra):
+        yield from _json(extra[key], f"{at}.{step}")
     for name in type(record).model_fields:
         value = getattr(record, name)
         if isinstance(value, BaseModel | list | dict):
@@ -208,9 +203,11 @@ def _records_in(value: BaseModel | list[object] | dict[str, object], at: str) ->
     if isinstance(value, BaseModel):
         yield from _unknown(value, at)
         return
-    items = value.items() if isinstance(value, dict) else enumerate(value)
-    for key, item in items:
+    items = (
+        ((f"{at}.{step}", value[key]) for key, step in steps(value))
+        if isinstance(value, dict)
+        else ((f"{at}[{i}]", item) for i, item in enumerate(value))
+    )
+    for where, item in items:
         if isinstance(item, BaseModel | list | dict):
-            yield from _records_in(
-                item, f"{at}[{key!r}]" if isinstance(key, str) else f"{at}[{key}]"
-            )
+            yield from _records_in(item, where)

@@ -16,6 +16,7 @@ redacted projection build on it.
 from __future__ import annotations
 
 import re
+import unicodedata
 from datetime import datetime
 from typing import Annotated, Any, ClassVar, Literal, Self
 
@@ -58,6 +59,39 @@ def _timestamp(value: str) -> str:
     return value
 
 
+_HIDDEN = frozenset({"Cc", "Cf", "Cs", "Zl", "Zp"})
+"""Unicode classes a name may not hold: controls (C0, DEL, C1), format characters (bidi
+overrides and isolates, zero-width ones, tags), lone surrogates, line and paragraph separators.
+Each can make a name read as something it is not, or break the text around it on a page."""
+
+
+def hidden_character(text: str) -> str | None:
+    """The first character of ``text`` in a hidden class, as ``U+XXXX``; None if it has none."""
+    if text.isprintable():
+        return None
+    for character in text:
+        if unicodedata.category(character) in _HIDDEN:
+            return f"U+{ord(character):04X}"
+    return None
+
+
+_HIDDEN_PROBLEM = "a name with an invisible or control character ({code})"
+
+
+def _visible(value: str) -> str:
+    code = hidden_character(value)
+    if code is not None:
+        raise ValueError(_HIDDEN_PROBLEM.format(code=code))
+    return value
+
+
+def _visible_at(key: str, value: str) -> None:
+    """Refuse ``value``, shown as a name, at ``key`` when it holds a hidden character."""
+    code = hidden_character(value)
+    if code is not None:
+        raise refusal(key, _HIDDEN_PROBLEM.format(code=code))
+
+
 def json_type(value: Any) -> str:
     """The JSON name of a parsed value's type, for messages that must not quote the value."""
     if value is None:
@@ -79,7 +113,9 @@ def _scalar(value: Any) -> Any:
 
 Identity = Annotated[str, AfterValidator(_hex16)]
 Timestamp = Annotated[str, AfterValidator(_timestamp)]
-Name = Annotated[str, Field(min_length=1)]
+Shown = Annotated[str, AfterValidator(_visible)]
+"""Text a page shows as a name: no character of a hidden class."""
+Name = Annotated[Shown, Field(min_length=1)]
 Count = Annotated[int, Field(ge=0)]
 Amount = Annotated[float, Field(ge=0)]
 Unit = Annotated[float, Field(ge=0, le=1)]
@@ -255,7 +291,7 @@ class RunHeader(Record):
     config_hash: Identity
     """Identity of the rules: checks, thresholds, tolerances, samples."""
     created_at: Timestamp
-    git_commit: str | None
+    git_commit: Shown | None
     """Commit of the suite's repository, ``-dirty`` when it had changes; null outside git."""
     projected: bool
     """Names replaced by tokens (implies a redacted document)."""
@@ -286,10 +322,41 @@ class ConfigParts(Record):
 
     identities: list[Name] | None = None
     """Sorted ``provider/model`` labels (judge side)."""
-    values: dict[str, Scalar] | None = None
+    values: dict[Shown, Scalar] | None = None
     """A flat map of scalar settings."""
     withheld: list[Name] | None = None
     """Names of settings whose values were removed at a boundary."""
+
+    @model_validator(mode="after")
+    def _visible_settings(self) -> Self:
+        for key, value in (self.values or {}).items():
+            if SETTINGS.get(key) is str and isinstance(value, str):
+                _visible_at(f"values.{key}", value)
+        return self
+
+
+SETTINGS: dict[str, type] = {
+    "provider": str,
+    "model": str,
+    "resolved_model": str,
+    "reasoning_effort": str,
+    "temperature": float,
+    "top_p": float,
+    "top_k": float,
+    "max_tokens": float,
+    "seed": float,
+    "frequency_penalty": float,
+    "presence_penalty": float,
+    "input_per_mtok": float,
+    "output_per_mtok": float,
+    "cache_read_per_mtok": float,
+    "cache_write_per_mtok": float,
+}
+"""The config settings whose values a page may show, each with its kind (a name or a number).
+
+Any other setting is published by name only (``withheld``): a target's config may hold an API
+key, a system prompt or a customer's deployment, and nobody has decided that those travel.
+"""
 
 
 PERIMETER = frozenset({"base_url", "fingerprint"})

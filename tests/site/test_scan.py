@@ -105,5 +105,5 @@ def test_the_planted_run_s_published_document_is_clean_and_a_leaked_argument_is_
     at = "results[0].responses[0].tool_calls[0].arguments"
     assert scan(tmp_path, payload) == [
         Leak("en/run/index.html", at),
-        Leak("en/run/index.html", f"{at}.q"),
+        Leak("en/run/index.html", f"{at}.#0"),
     ]
