@@ -1,10 +1,10 @@
 """Bytes to a run and a run to bytes, and nothing in between that a reader has to trust.
 
 Reading refuses, with one line naming the key, anything that is not a well-formed JSON object:
-bytes that are not UTF-8, duplicate keys, NaN, nesting deeper than ``MAX_DEPTH``. It then
-migrates the mapping to schema 23 in memory and validates it. Writing is canonical: keys sorted,
-indent 2, UTF-8 unescaped, every float at 6 decimals, a trailing newline, so the same run always
-gives the same bytes.
+bytes that are not UTF-8, duplicate keys, NaN, nesting deeper than ``MAX_DEPTH``, a number past
+``numbers.LARGEST``. It then migrates the mapping to schema 23 in memory and validates it.
+Writing is canonical: keys sorted, indent 2, UTF-8 unescaped, every float at 6 decimals, a
+trailing newline, so the same run always gives the same bytes.
 """
 
 from __future__ import annotations
@@ -20,8 +20,8 @@ from pydantic import BaseModel, ValidationError
 from generator.document.keys import DECLARED, joined, step_to, steps
 from generator.document.migrate import upgrade
 from generator.document.model import Run
-from generator.document.numbers import at_precision
-from generator.document.record import REFUSAL, json_type
+from generator.document.numbers import LARGEST, at_precision, meant
+from generator.document.record import BEYOND_PROBLEM, REFUSAL, json_type
 from generator.document.redacted import RedactedRun
 from generator.errors import DocumentRefused
 
@@ -92,8 +92,15 @@ def parse_object(data: bytes) -> dict[str, Any]:
         raise DocumentRefused(
             "", f"not UTF-8 text (invalid byte at offset {error.start})"
         ) from None
+    numbers = _Numbers()
     try:
-        value = json.loads(text, object_pairs_hook=_unique_keys, parse_constant=_no_constant)
+        value = json.loads(
+            text,
+            object_pairs_hook=_unique_keys,
+            parse_constant=_no_constant,
+            parse_int=numbers.integer,
+            parse_float=numbers.real,
+        )
     except json.JSONDecodeError as error:
         raise DocumentRefused(
             "",
@@ -105,7 +112,51 @@ def parse_object(data: bytes) -> dict[str, Any]:
     if not isinstance(value, dict):
         raise DocumentRefused("", f"a JSON {json_type(value)}, not an object")
     _check_depth(value)
+    if numbers.beyond:
+        raise DocumentRefused(_where_beyond(value) or "", BEYOND_PROBLEM)
     return value
+
+
+class _Beyond:
+    """Stands in, while parsing, for a number past ``LARGEST``."""
+
+
+BEYOND = _Beyond()
+
+
+class _Numbers:
+    """The parser's hooks for numbers: each one past ``LARGEST`` (or that overflows a float)
+    is read as ``BEYOND``, so the refusal can name its key once the whole object is known."""
+
+    def __init__(self) -> None:
+        self.beyond = False
+
+    def integer(self, text: str) -> int | _Beyond:
+        # Compared as text first: int() refuses more than 4,300 digits with an exception.
+        if len(text.lstrip("-")) <= len(str(LARGEST)) and meant(number := int(text)):
+            return number
+        self.beyond = True
+        return BEYOND
+
+    def real(self, text: str) -> float | _Beyond:
+        if meant(number := float(text)):
+            return number
+        self.beyond = True
+        return BEYOND
+
+
+def _where_beyond(value: Any, path: str = "") -> str | None:
+    """The key path of the first ``BEYOND`` in ``value``."""
+    if value is BEYOND:
+        return path
+    items: Any = ()
+    if isinstance(value, dict):
+        items = ((joined(path, step), value[key]) for key, step in steps(value))
+    elif isinstance(value, list):
+        items = ((f"{path}[{i}]", item) for i, item in enumerate(value))
+    return next(
+        (where for at, item in items if (where := _where_beyond(item, at)) is not None), None
+    )
 
 
 def _unique_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
@@ -236,6 +287,8 @@ def _problem(error: Any) -> str:
         return f"not above {ctx.get('gt')}"
     if kind == "less_than_equal":
         return f"above {ctx.get('le')}"
+    if kind == "finite_number":
+        return BEYOND_PROBLEM
     if kind == "extra_forbidden":
         return "not a key of this record"
     if kind == "value_error":

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from datetime import datetime
+from datetime import UTC, datetime
 from typing import Annotated, Any, ClassVar, Literal, Self
 
 from pydantic import (
@@ -33,9 +33,10 @@ from pydantic import (
 )
 from pydantic_core import PydanticCustomError
 
-from generator.document.numbers import at_precision, meets
+from generator.document.numbers import LARGEST, at_precision, meant, meets
 
 REFUSAL = "runsite_refusal"
+BEYOND_PROBLEM = f"a number beyond ±{LARGEST:,}, which no run means"
 
 
 def refusal(key: str, problem: str) -> PydanticCustomError:
@@ -49,13 +50,29 @@ def _hex16(value: str) -> str:
     return value
 
 
-def _timestamp(value: str) -> str:
+def moment_of(value: str) -> datetime:
+    """The instant an ISO-8601 timestamp names, or a ``ValueError`` saying what is wrong.
+
+    The instant must fall in the years 1970–9999 in UTC: a run predates neither, and outside
+    them a timestamp cannot be compared or sorted (year 1 at +14:00 is before year 1 in UTC).
+    """
     try:
         moment = datetime.fromisoformat(value)
     except ValueError:
         raise ValueError("not an ISO-8601 timestamp") from None
     if moment.tzinfo is None:
         raise ValueError("an ISO-8601 timestamp without its UTC offset")
+    try:
+        year = moment.astimezone(UTC).year
+    except OverflowError:
+        year = 0
+    if not 1970 <= year <= 9999:
+        raise ValueError("a timestamp outside the years 1970–9999 (UTC)")
+    return moment
+
+
+def _timestamp(value: str) -> str:
+    moment_of(value)
     return value
 
 
@@ -108,6 +125,8 @@ def json_type(value: Any) -> str:
 def _scalar(value: Any) -> Any:
     if value is None or isinstance(value, dict | list):
         raise ValueError(f"a JSON {json_type(value)}, not a string, number or boolean")
+    if isinstance(value, int | float) and not isinstance(value, bool) and not meant(value):
+        raise ValueError(BEYOND_PROBLEM)
     return value
 
 
@@ -130,7 +149,11 @@ class Record(BaseModel):
     """A part of a run document: frozen, strict about JSON types, and absent-aware."""
 
     model_config = ConfigDict(
-        frozen=True, strict=True, extra="allow", use_attribute_docstrings=True
+        frozen=True,
+        strict=True,
+        extra="allow",
+        use_attribute_docstrings=True,
+        allow_inf_nan=False,
     )
 
     written_null: ClassVar[frozenset[str]] = frozenset()

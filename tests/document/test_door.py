@@ -188,3 +188,118 @@ def test_a_redacted_document_with_undisclosed_metadata_is_refused_by_place():
     assert str(refused.value) == (
         "results[0].verdicts[0].metadata.#1: a value that is not a number"
     )
+
+
+def _with_number(where: str, literal: str) -> bytes:
+    """``a_run`` as JSON text with the number ``literal`` written at ``where``."""
+    run = a_run()
+    marker = "NUMBER-GOES-HERE"
+    if where == "metadata":
+        run["metadata"] = {SECRET_KEY: marker}
+    elif where == "usage.target.calls":
+        run["usage"]["target"]["calls"] = marker
+    elif where == "results[0].responses[0].cost_usd":
+        run["results"][0]["responses"][0]["cost_usd"] = marker
+    elif where == "results[0].responses[0].latency_ms":
+        run["results"][0]["responses"][0]["latency_ms"] = marker
+    return json.dumps(run).encode().replace(f'"{marker}"'.encode(), literal.encode())
+
+
+NUMBERS = {
+    "a 5,000-digit integer": ("metadata", "9" * 5_000, "metadata.#0"),
+    "an integer past 2^53": ("usage.target.calls", str(2**53), "usage.target.calls"),
+    "a float that overflows to infinity": (
+        "results[0].responses[0].cost_usd",
+        "1e400",
+        "results[0].responses[0].cost_usd",
+    ),
+    "a float past 2^53": (
+        "results[0].responses[0].latency_ms",
+        "1.5e300",
+        "results[0].responses[0].latency_ms",
+    ),
+    "a negative float that overflows": ("metadata", "-1e999", "metadata.#0"),
+}
+
+
+@pytest.mark.parametrize("case", list(NUMBERS))
+def test_a_number_no_run_can_mean_is_refused_in_one_line_naming_its_key(runsite, tmp_path, case):
+    where, literal, named = NUMBERS[case]
+    path = _written(tmp_path, _with_number(where, literal))
+    result = runsite("validate", str(path))
+    assert result.exit_code == 64
+    assert result.stdout == (
+        f"{path}: {named}: a number beyond ±9,007,199,254,740,991, which no run means\n"
+    )
+    assert result.stderr == ""
+
+
+@pytest.mark.parametrize("literal", [str(2**53 - 1), "-9007199254740991", "123456.789", "1e-300"])
+def test_numbers_up_to_2_to_the_53_still_pass(runsite, tmp_path, literal):
+    path = _written(tmp_path, _with_number("metadata", literal))
+    assert runsite("validate", str(path)).exit_code == 0
+
+
+OUT_OF_YEARS = [
+    "0001-01-01T00:00:00+14:00",
+    "9999-12-31T23:59:59-14:00",
+    "1969-12-31T23:59:59+00:00",
+    "1970-01-01T00:30:00+01:00",
+]
+
+
+@pytest.mark.parametrize("moment", OUT_OF_YEARS)
+@pytest.mark.parametrize("key", ["created_at", "promoted_at", "resumed_at"])
+def test_a_timestamp_outside_the_years_1970_to_9999_is_refused(runsite, write_json, moment, key):
+    path = write_json(a_run(**{key: [moment] if key == "resumed_at" else moment}))
+    result = runsite("validate", str(path))
+    assert result.exit_code == 64
+    where = "resumed_at[0]" if key == "resumed_at" else key
+    assert result.stdout == f"{path}: {where}: a timestamp outside the years 1970–9999 (UTC)\n"
+
+
+@pytest.mark.parametrize("moment", ["1970-01-01T00:00:00+00:00", "9999-12-31T09:59:59-14:00"])
+def test_the_first_and_the_last_moments_of_those_years_pass(runsite, write_json, moment):
+    assert runsite("validate", str(write_json(a_run(created_at=moment)))).exit_code == 0
+
+
+def test_import_refuses_a_run_from_year_1_and_later_commands_still_work(
+    runsite, archive, write_json
+):
+    good = write_json(a_run(), "good.json")
+    assert runsite("import", "--root", str(archive), str(good)).exit_code == 0
+    head = git(archive, "rev-parse", "HEAD")
+    bad = write_json(a_run(created_at="0001-01-01T00:00:00+14:00"), "bad.json")
+    result = runsite("import", "--root", str(archive), str(bad))
+    assert result.exit_code == 64
+    assert result.stderr.splitlines()[0] == (
+        f"runsite: {bad}: created_at: a timestamp outside the years 1970–9999 (UTC)"
+    )
+    assert git(archive, "rev-parse", "HEAD") == head
+    assert runsite("list", "--root", str(archive)).exit_code == 0
+
+
+@pytest.mark.parametrize(
+    "where, value",
+    [
+        ("results[0].responses[0].cost_usd", float("inf")),
+        ("target_config.values.#0", 10**400),
+        ("target_config.values.#0", float("nan")),
+    ],
+)
+def test_a_run_made_in_process_meets_the_same_limits_on_its_numbers(where, value):
+    """``runsite run`` builds its document in memory: a target that reports an infinite cost
+    or an absurd setting is refused before anything is written, as a file would be."""
+    from generator.document.codec import validate
+    from generator.document.model import Run
+    from generator.errors import DocumentRefused
+
+    run = a_run()
+    run["results"][0]["responses"][0]["cost_usd"] = value if "cost" in where else 0.001
+    if "values" in where:
+        run["target_config"]["values"]["x_reported"] = value
+    with pytest.raises(DocumentRefused) as refused:
+        validate(Run, run)
+    assert (
+        str(refused.value) == f"{where}: a number beyond ±9,007,199,254,740,991, which no run means"
+    )
