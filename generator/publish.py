@@ -22,7 +22,6 @@ from generator.document.payload import payload_strings
 from generator.document.redact import redact
 from generator.document.redacted import RedactedRun
 from generator.errors import Refused
-from generator.files import read_document
 from generator.site.build import TEMPLATES, SiteSettings, build_site, replace_site
 from generator.site.build import environment as site_environment
 from generator.site.labels import LOCALES
@@ -83,7 +82,7 @@ class _Pages:
         self.sites = [Site(environment, locale) for locale in LOCALES]
 
     def _read(self, entry: ArchivedRun) -> RedactedRun:
-        run = read_document(self.archive.layout.root / entry.path).run
+        run = self.archive.document(entry).run
         redacted = redact(run, self.disclosure)
         self.payload.update(payload_strings(run, self.disclosure, redacted))
         self.tick()

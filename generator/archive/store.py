@@ -38,6 +38,8 @@ import git
 from generator.errors import ArchiveRefused
 
 NO_COMMIT = "0" * 40
+FILES = frozenset({"100644", "100755"})
+"""The modes of regular files in a git tree (a link is 120000, a submodule 160000)."""
 LOCK = "runsite.lock"
 SCRATCH = "runsite"
 """A folder in the git dir for the private index and the journal; only the lock holder uses it."""
@@ -118,15 +120,41 @@ class GitStore:
         except ArchiveRefused:
             return None
 
-    def tracked(self, prefix: str) -> dict[str, str]:
-        """Every file at HEAD below ``prefix``, each to its blob id."""
+    def tree(self, prefix: str) -> dict[str, tuple[str, str]]:
+        """Every entry at HEAD below ``prefix``, each to its mode and object id."""
         if self.head() is None:
             return {}
         listing = self._git("ls-tree", "-r", "-z", "--full-tree", "HEAD", "--", prefix)
-        found: dict[str, str] = {}
+        found: dict[str, tuple[str, str]] = {}
         for record in filter(None, listing.split("\0")):
             meta, path = record.split("\t", 1)
-            found[path] = meta.split()[2]
+            mode, _, sha = meta.split()
+            found[path] = (mode, sha)
+        return found
+
+    def tracked(self, prefix: str) -> dict[str, str]:
+        """Every regular file at HEAD below ``prefix``, each to its blob id."""
+        return {path: sha for path, (mode, sha) in self.tree(prefix).items() if mode in FILES}
+
+    def status(self, prefix: str) -> list[tuple[str, str]]:
+        """How the working tree below ``prefix`` differs from HEAD, as ``git status
+        --porcelain`` says it: (two-letter status, path), untracked files included."""
+        text = self._git(
+            "status",
+            "--porcelain=v1",
+            "-z",
+            "--untracked-files=all",
+            "--",
+            prefix,
+            env={"GIT_OPTIONAL_LOCKS": "0"},  # status may not take the index's lock
+        )
+        records = iter(text.split("\0"))
+        found = []
+        for record in records:
+            if record:
+                found.append((record[:2], record[3:]))
+                if record[0] in "RC":
+                    next(records)  # a rename's or a copy's source
         return found
 
     def blob(self, sha: str) -> bytes:
