@@ -78,8 +78,9 @@ def init_archive(folder: Path) -> bool:
     layout = Layout(folder.resolve())
     store = GitStore(layout.root)
     with store.locked():
+        branch = store.current_branch()
         changes: dict[str, bytes | None] = {
-            store.path(layout.config): config_text(layout.root.name).encode(),
+            store.path(layout.config): config_text(layout.root.name, branch).encode(),
             store.path(layout.runs / KEEP): b"",
         }
         store.commit(changes, "Start a runsite archive\n")
@@ -92,7 +93,7 @@ class Archive:
     def __init__(self, root: Path) -> None:
         self.layout = Layout(checked_root(root).resolve())
         self.config: Config = read_config(self.layout.config)
-        self.store = GitStore(self.layout.root)
+        self.store = GitStore(self.layout.root, self.config.archive.branch)
 
     @classmethod
     def open(cls, root: Path | None, cwd: Path) -> Archive:
@@ -116,6 +117,10 @@ class Archive:
         return Shown(
             run, redact(reading.run, self.config.disclosure), baselines.get(run.suite_of) == run.key
         )
+
+    def check_branch(self) -> None:
+        """Refuse now what a commit would refuse: HEAD is not on the archive's branch."""
+        self.store.check_branch()
 
     def receive(
         self,

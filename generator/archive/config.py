@@ -26,12 +26,22 @@ class Site(BaseModel):
     """The language a visitor lands on; the other one is a switch away."""
 
 
+class Where(BaseModel):
+    """The ``[archive]`` table."""
+
+    model_config = ConfigDict(frozen=True, strict=True, extra="forbid")
+
+    branch: Name | None = None
+    """The one branch runsite commits to; absent, any branch (never a detached HEAD)."""
+
+
 class Config(BaseModel):
     """The whole file. Every key is declared, so a misspelt one is refused, not ignored."""
 
     model_config = ConfigDict(frozen=True, strict=True, extra="forbid")
 
     site: Site
+    archive: Where = Field(default=Where())
     disclosure: Disclosure = Field(default=NOTHING)
 
 
@@ -51,17 +61,28 @@ def read_config(path: Path) -> Config:
         raise ArchiveRefused(f"{path}: {where}: {problem}") from None
 
 
-def config_text(name: str) -> str:
-    """The ``runsite.toml`` that ``init`` writes: a name, English, and nothing disclosed."""
-    quoted = name.replace("\\", "\\\\").replace('"', '\\"')
+def config_text(name: str, branch: str | None) -> str:
+    """The ``runsite.toml`` that ``init`` writes: a name, English, the branch it starts on, and
+    nothing disclosed."""
+    archive = (
+        ""
+        if branch is None
+        else "\n# The one branch runsite commits runs to: on any other, or on a detached HEAD,\n"
+        f'# a command that would commit is refused.\n[archive]\nbranch = "{_quoted(branch)}"\n'
+    )
     return f"""# The archive's configuration, reviewed like code.
 
 [site]
-name = "{quoted}"
+name = "{_quoted(name)}"
 language = "en"  # en or it: the language a visitor lands on
-
+{archive}
 # What the site may publish beyond what always travels (ids, scores, statuses, counts...).
 # Empty: nothing more. Keys: run_metadata, score_metadata, artifacts (lists of names),
 # tool_names (true, or a list of the tool names to show).
 [disclosure]
 """
+
+
+def _quoted(text: str) -> str:
+    """``text`` inside a TOML basic string."""
+    return text.replace("\\", "\\\\").replace('"', '\\"')

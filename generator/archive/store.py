@@ -81,7 +81,9 @@ class Commit:
 class GitStore:
     """The git repository whose working tree holds an archive."""
 
-    def __init__(self, folder: Path) -> None:
+    def __init__(self, folder: Path, branch: str | None = None) -> None:
+        self.branch = branch
+        """The one branch commits may go to; None: any branch."""
         try:
             self.repo = git.Repo(folder, search_parent_directories=True)
         except (git.InvalidGitRepositoryError, git.NoSuchPathError):
@@ -112,6 +114,27 @@ class GitStore:
         finally:
             self._lock = None
             os.close(fd)
+
+    def current_branch(self) -> str | None:
+        """The branch HEAD is on (it may have no commit yet); None when HEAD is detached."""
+        head = self.repo.head
+        return None if head.is_detached else str(head.ref.name)
+
+    def check_branch(self) -> None:
+        """Refuse to commit anywhere but on the archive's branch: a commit on a detached HEAD
+        is on no branch, and vanishes from sight once one is checked out."""
+        current = self.current_branch()
+        wanted = self.branch or "a branch"
+        if current is None:
+            raise ArchiveRefused(
+                f"{self.top}: HEAD is detached, and runsite commits only to the archive's "
+                f"branch; check out {wanted}: nothing was committed"
+            )
+        if self.branch is not None and current != self.branch:
+            raise ArchiveRefused(
+                f"{self.top}: HEAD is on {current}, and runsite.toml keeps the archive on "
+                f"{self.branch}; check out {self.branch}: nothing was committed"
+            )
 
     def head(self) -> str | None:
         """The commit HEAD names, or None on a branch with no commit yet."""
@@ -168,6 +191,7 @@ class GitStore:
         Call it holding the lock.
         """
         assert self._lock is not None, "commit without the archive's lock"
+        self.check_branch()
         parent = self.head()
         entries = {
             path: None if data is None else blob_id(data) for path, data in sorted(changes.items())
