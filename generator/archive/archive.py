@@ -14,7 +14,7 @@ from generator.archive.catalog import ArchivedRun, Suite, label
 from generator.archive.config import Config, config_text, read_config
 from generator.archive.layout import CONFIG, KEEP, Layout, checked_root, find_root
 from generator.archive.refs import pick_suite, resolve
-from generator.archive.store import Change, Commit, GitStore
+from generator.archive.store import Change, Commit, GitStore, require_git
 from generator.document.codec import Reading, read_run, run_bytes
 from generator.document.model import SCHEMA, Run
 from generator.document.redact import redact
@@ -66,6 +66,7 @@ class Migration:
 
 def init_archive(folder: Path) -> bool:
     """Make ``folder`` an archive, and a git repository if it is in none; True if one was made."""
+    require_git()
     folder.mkdir(parents=True, exist_ok=True)
     if (folder / CONFIG).exists():
         raise ArchiveRefused(f"{folder / CONFIG}: already there; this folder is an archive")

@@ -25,6 +25,7 @@ import fcntl
 import hashlib
 import json
 import os
+import shutil
 import signal
 import tempfile
 from collections.abc import Iterable, Iterator, Mapping
@@ -78,10 +79,22 @@ class Commit:
     changes: tuple[Change, ...]
 
 
+GIT_MISSING = (
+    "git: not found on PATH; runsite keeps the archive in a git repository, so it needs git"
+)
+
+
+def require_git() -> None:
+    """Refuse, in one line, to go on without a git to run."""
+    if shutil.which(git.Git.GIT_PYTHON_GIT_EXECUTABLE or "git") is None:
+        raise ArchiveRefused(GIT_MISSING)
+
+
 class GitStore:
     """The git repository whose working tree holds an archive."""
 
     def __init__(self, folder: Path, branch: str | None = None) -> None:
+        require_git()
         self.branch = branch
         """The one branch commits may go to; None: any branch."""
         try:

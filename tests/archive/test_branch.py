@@ -45,9 +45,7 @@ def _commands(root: Path, incoming: Path) -> dict[str, list[str]]:
 
 
 @pytest.mark.parametrize("command", ["import", "baseline set", "run"])
-def test_a_detached_head_refuses_every_command_that_commits(
-    runsite, detached, write_json, command
-):
+def test_a_detached_head_refuses_every_command_that_commits(runsite, detached, write_json, command):
     incoming = write_json(a_run_at(2), "two.json")
     before = _state(detached)
     result = runsite(*_commands(detached, incoming)[command])
