@@ -8,7 +8,8 @@ and why each is there:
 - **What is payload** follows the redaction boundary in DESIGN.md, field by field: outputs,
   inputs, verdict reasons (case and aggregate), suspended reasons, tool arguments and results
   (in ``tool_calls`` and in ``steps``), tool names, artifact text, run metadata (keys and
-  values), string values of verdict metadata at any depth, and perimeter config values.
+  values), string values of verdict metadata at any depth, and every config value that is not
+  published (``record.published_settings``: perimeter values, settings runsite does not know).
 - **Unknown keys** (``model_extra``, at any level) are payload whole: ``redact`` builds by
   allow-list and nobody has decided that they travel.
 - **A disclosed item is not payload**: the disclosure is the one declared way to publish it.
@@ -35,7 +36,7 @@ from pydantic import BaseModel, JsonValue
 
 from generator.document.keys import steps
 from generator.document.model import CaseResult, Run, Verdict
-from generator.document.record import perimeter_keys
+from generator.document.record import published_settings
 from generator.document.redact import redact
 from generator.document.redacted import Disclosure, RedactedRun
 from generator.document.trajectory import RecordedResponse, ToolCall, ToolStep
@@ -111,9 +112,10 @@ def _payload(run: Run, disclosure: Disclosure) -> Found:
             yield f"artifacts.{step}.text", text
     for side in ("target_config", "judge_config"):
         values = getattr(run, side).values or {}
-        for key in sorted(perimeter_keys(values)):
-            if isinstance(values[key], str):
-                yield f"{side}.values.{key}", values[key]
+        shown = published_settings(values)
+        for key, step in steps(values):
+            if key not in shown and isinstance(values[key], str):
+                yield f"{side}.values.{step}", values[key]
     for field, string in _unknown(run, ""):
         yield field.removeprefix("."), string
 

@@ -405,6 +405,22 @@ def perimeter_keys(values: dict[str, str | int | float | bool]) -> frozenset[str
     return frozenset(keys)
 
 
+def published_settings(values: dict[str, str | int | float | bool]) -> frozenset[str]:
+    """The keys of ``values`` whose values a page may show: a known setting holding a value
+    of its kind (a ``temperature`` that holds text is no temperature), outside the perimeter."""
+    shown = {
+        key
+        for key, value in values.items()
+        if (kind := SETTINGS.get(key)) is not None
+        and (
+            isinstance(value, str)
+            if kind is str
+            else isinstance(value, int | float) and not isinstance(value, bool)
+        )
+    }
+    return frozenset(shown - perimeter_keys(values))
+
+
 def key_of(created_at: str, config_hash: str) -> str:
     """A run's key as digline forms it: ``created_at`` with every run of characters other than
     letters and digits turned into ``-``, then the rules' hash.

@@ -34,6 +34,7 @@ from generator.document.record import (
     Usage,
     VerdictNumbers,
     perimeter_keys,
+    published_settings,
     refusal,
 )
 
@@ -201,8 +202,15 @@ class RedactedRun(RunHeader):
             if self.artifacts[path].text is not None and path not in shown.artifacts:
                 raise refusal(f"artifacts.{step}.text", "text the disclosure does not name")
         for side in ("target_config", "judge_config"):
-            for key in sorted(perimeter_keys(getattr(self, side).values or {})):
+            values = getattr(self, side).values or {}
+            for key in sorted(perimeter_keys(values)):
                 raise refusal(f"{side}.values.{key}", "a perimeter value, which never travels")
+            published = published_settings(values)
+            for key, step in steps(values):
+                if key not in published:
+                    raise refusal(
+                        f"{side}.values.{step}", "a setting whose value is never published"
+                    )
         for where, verdict in self._verdicts():
             for key, step in steps(verdict.metadata):
                 if not shown.releases(key, verdict.metadata[key]):

@@ -61,6 +61,7 @@ def test_each_marker_is_named_by_the_field_it_came_from():
         "fingerprint": "target_config.values.fingerprint",
         "conversation_output": "results[0].responses[1].output",
         "unknown_key_value": "results[0].#0",
+        "config_value": "target_config.values.#0",
     }
     assert payload['{"q":"MARKargumentsQ8"}'] == f"{response}.tool_calls[0].arguments"
 
