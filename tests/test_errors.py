@@ -12,6 +12,8 @@ from generator.errors import Refused, RunsiteError
 CAUGHT_WHERE_RAISED = {
     # a target's self-contradicting trajectory: the case errors with its sentence
     "generator.suite.trajectory.TrajectoryError",
+    # a kept page that is not what the last build wrote: publish builds everything instead
+    "generator.publish._Restart",
 }
 
 

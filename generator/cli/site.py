@@ -24,12 +24,19 @@ if TYPE_CHECKING:
     type=click.Path(path_type=Path, file_okay=False),
     help="Where the site goes (default: site/ in the archive).",
 )
+@click.option("--full", is_flag=True, help="Write every page, not only those whose inputs moved.")
+@click.option(
+    "--jobs",
+    type=click.IntRange(min=1),
+    help="Processes to build with (default: one per core).",
+)
 @_root_option
-def build(out: Path | None, root: Path | None) -> int:
-    """Build the bilingual static site of the archive, from redacted runs only.
+def build(out: Path | None, full: bool, jobs: int | None, root: Path | None) -> int:
+    """Build the bilingual static site of the archive's committed runs, from redacted runs only.
 
-    The built site is searched for every payload string of the runs it read; one found fails
-    the build, and the previous site stays in place.
+    Only the pages whose inputs moved since the last build into the same folder are written;
+    the built site is searched for every payload string of the runs it was built from, and one
+    found fails the build, leaving the previous site in place.
 
     Example: runsite build --out public/
     """
@@ -38,8 +45,11 @@ def build(out: Path | None, root: Path | None) -> int:
     archive = _open(root)
     target = (out or archive.layout.root / "site").resolve()
     with _progress_bar("building") as progress:
-        published = publish(archive, target, progress)
-    click.echo(f"{published.runs} runs, {published.pages} pages: {published.out}/index.html")
+        published = publish(archive, target, progress, full=full, jobs=jobs)
+    click.echo(
+        f"{published.runs} runs, {published.pages} pages ({published.written} written): "
+        f"{published.out}/index.html"
+    )
     released = {k: v for k, v in published.disclosure.items() if v}
     click.echo(f"released by runsite.toml's disclosure: {released or 'nothing'}", err=True)
     return 0

@@ -302,7 +302,7 @@ def unknown_keys(record: BaseModel, raw: dict[str, Any], path: str = "") -> list
     """Where each key the model did not declare is, anywhere in ``record`` (read from ``raw``)."""
     extra = record.model_extra or {}
     found = [joined(path, step) for key, step in steps(raw) if key in extra]
-    for name in type(record).model_fields:
+    for name in type(record).__pydantic_fields__:
         found += _unknown_in(getattr(record, name), raw.get(name), joined(path, name))
     return found
 

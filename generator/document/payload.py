@@ -195,7 +195,7 @@ def _unknown(record: BaseModel, at: str) -> Found:
     extra = record.model_extra or {}
     for key, step in steps(extra):
         yield from _json(extra[key], f"{at}.{step}")
-    for name in type(record).model_fields:
+    for name in type(record).__pydantic_fields__:
         value = getattr(record, name)
         if isinstance(value, BaseModel | list | dict):
             yield from _records_in(value, f"{at}.{name}")

@@ -162,9 +162,10 @@ class Record(BaseModel):
     @model_validator(mode="before")
     @classmethod
     def _refuse_explicit_null(cls, data: Any) -> Any:
-        if isinstance(data, dict):
+        if isinstance(data, dict) and None in data.values():
+            fields = cls.__pydantic_fields__
             for key, value in data.items():
-                field = cls.model_fields.get(key)
+                field = fields.get(key)
                 if (
                     value is None
                     and field
@@ -177,7 +178,7 @@ class Record(BaseModel):
     @model_serializer(mode="wrap")
     def _leave_out_absent(self, handler: SerializerFunctionWrapHandler) -> dict[str, Any]:
         data: dict[str, Any] = handler(self)
-        fields = type(self).model_fields
+        fields = type(self).__pydantic_fields__
         return {
             key: value
             for key, value in data.items()

@@ -16,11 +16,10 @@ import logging
 import os
 import re
 import shutil
-from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import datetime
-from importlib.resources import files
 from pathlib import Path
 from typing import Any
 
@@ -30,8 +29,23 @@ from jinja2 import Environment, FileSystemLoader, StrictUndefined
 from generator.errors import Refused
 from generator.site.labels import LABELS, LOCALES
 from generator.site.pages import Page, SuiteRuns, suite_path
+from generator.site.shell import KINDS, Shell, capture, drop_from_sitemaps, shell_sources
 
-TEMPLATES = Path(__file__).resolve().parents[2] / "site_templates"
+
+def _templates() -> Path:
+    """``site_templates/``: inside the installed package, or beside it in a checkout."""
+    package = Path(__file__).resolve().parents[1]
+    installed = package / "site_templates"
+    return installed if installed.is_dir() else package.parent / "site_templates"
+
+
+TEMPLATES = _templates()
+ASSETS = {
+    "javascripts/plotly-basic.min.js": "plotly-basic.min.js",
+    "javascripts/charts.js": "charts.js",
+    "stylesheets/runsite.css": "runsite.css",
+}
+"""Where each of runsite's assets lands in the site, from ``site_templates/assets/``."""
 OWNED = (
     "docs_dir",
     "site_dir",
@@ -69,28 +83,22 @@ def environment() -> Environment:
     )
 
 
-def stage(pages: Iterable[tuple[str, Page]], docs: Path, tick: Callable[[], None]) -> int:
-    """Write every (locale, page) under ``docs/<locale>/`` and the assets beside them; a file is
-    rewritten only when its bytes change, and one no page wrote is removed. Returns the pages."""
-    wanted: set[Path] = set()
+def stage(pages: Iterable[tuple[str, Page]], docs: Path) -> None:
+    """Write the markdown of every (locale, page) under ``docs/<locale>/``, each language's
+    shells beside them, and the assets."""
     for locale, page in pages:
-        _write(docs / locale / page.path, page.text.encode("utf-8"), wanted)
-        tick()
-    plotly_js = Path(str(files("plotly"))) / "package_data" / "plotly.min.js"
-    _write(docs / "javascripts" / "plotly.min.js", plotly_js.read_bytes(), wanted)
-    for name, folder in (("charts.js", "javascripts"), ("runsite.css", "stylesheets")):
-        _write(docs / folder / name, (TEMPLATES / "assets" / name).read_bytes(), wanted)
-    for stale in [p for p in docs.rglob("*") if p.is_file() and p not in wanted]:
-        stale.unlink()
-    return sum(1 for p in wanted if p.suffix == ".md")
+        _write(docs / locale / page.path, page.text)
+    for locale in LOCALES:
+        for path, text in shell_sources().items():
+            _write(docs / locale / path, text)
+    for target, name in ASSETS.items():
+        (docs / target).parent.mkdir(parents=True, exist_ok=True)
+        shutil.copyfile(TEMPLATES / "assets" / name, docs / target)
 
 
-def _write(path: Path, data: bytes, wanted: set[Path]) -> None:
-    wanted.add(path)
-    if path.is_file() and path.read_bytes() == data:
-        return
+def _write(path: Path, text: str) -> None:
     path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_bytes(data)
+    path.write_text(text, encoding="utf-8")
 
 
 def site_config(
@@ -138,11 +146,13 @@ def site_config(
         ],
         "markdown_extensions": [{"toc": {"permalink": False}}],
         "extra_javascript": [
-            "javascripts/plotly.min.js",
-            "javascripts/charts.js",
+            *(path for path in ASSETS if path.endswith(".js")),
             *user.get("extra_javascript", []),
         ],
-        "extra_css": ["stylesheets/runsite.css", *user.get("extra_css", [])],
+        "extra_css": [
+            *(path for path in ASSETS if path.endswith(".css")),
+            *user.get("extra_css", []),
+        ],
         "not_in_nav": "/*/runs/\n/*/diffs/\n",
     }
     return config
@@ -260,43 +270,23 @@ def _index_json(config: dict[str, Any], docs: list[dict[str, Any]]) -> str:
     return json.dumps({"config": config, "docs": docs}, ensure_ascii=False, separators=(",", ":"))
 
 
-MARK = ".runsite-site"
-"""A file every built site holds, so runsite replaces only a folder it built itself."""
-
-
-def build_site(
+def build_pages(
     pages: Iterable[tuple[str, Page]],
-    suites: Callable[[], Sequence[SuiteRuns]],
+    suites: Sequence[SuiteRuns],
     settings: SiteSettings,
-    out: Path,
     staging: Path,
-    tick: Callable[[], None],
-) -> int:
-    """Stage ``pages`` and build the site into the new folder ``out``; returns the pages built.
-
-    ``suites`` gives the archive's suites once every page has been written (the navigation and
-    the build's date are made of them).
-    """
-    docs = staging / "docs"
-    count = stage(pages, docs, tick)
-    built = suites()
-    run_mkdocs(site_config(built, settings, docs, out), staging, source_date(built))
+) -> tuple[Path, dict[tuple[str, str], Shell]]:
+    """mkdocs builds ``pages`` (those in the navigation) and each language's shells into
+    ``staging/site``; returns that folder and the shells, by (locale, kind), taken out of it."""
+    docs, out = staging / "docs", staging / "site"
+    stage(pages, docs)
+    epoch = source_date(suites)
+    run_mkdocs(site_config(suites, settings, docs, out), staging, epoch)
     split_search(out, settings.language)
-    (out / MARK).write_text("built by runsite\n", encoding="utf-8")
-    return count
-
-
-def replace_site(built: Path, out: Path) -> None:
-    """Put the freshly built site at ``out``, replacing only a site runsite built there."""
-    if out.exists() and not (out / MARK).is_file() and any(out.iterdir()):
-        raise SiteRefused(
-            f"{out}: a folder runsite did not build; give --out an empty or new folder"
-        )
-    old = out.with_name(f".{out.name}.old")
-    if old.exists():
-        shutil.rmtree(old)
-    if out.exists():
-        out.rename(old)
-    built.rename(out)
-    if old.exists():
-        shutil.rmtree(old)
+    shells = {
+        (locale, kind): capture(out if locale == settings.language else out / locale, kind)
+        for locale in LOCALES
+        for kind in KINDS
+    }
+    drop_from_sitemaps(out, epoch)
+    return out, shells

@@ -1,18 +1,24 @@
 """What a run page shows of each check and each case: counts, verdicts, and the skeleton of
-every recorded trajectory (step, actor, a model step's finish, a tool step's outcome)."""
+every recorded trajectory (step, actor, a model step's finish, a tool step's outcome).
+
+Trajectories are grouped by skeleton across the whole run: an agent that takes the same five
+steps in 150 answers is shown those five steps once, with the answers that took them.
+"""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any
 
-from generator.document.redacted import RedactedCase, RedactedResponse, RedactedRun, RedactedVerdict
-from generator.site.charts import number
+from generator.document.redacted import RedactedResponse, RedactedRun, RedactedVerdict
+from generator.site.charts import STATUS_LETTER, number
+from generator.site.summary import verdicts_of
 
 
 def tally(run: RedactedRun) -> tuple[int, int, int]:
     """How many verdicts of the run passed, failed, and could not be judged."""
-    verdicts = [v for case in run.results for v in case.verdicts] + list(run.aggregate)
+    verdicts = verdicts_of(run)
     return (
         sum(v.status == "pass" for v in verdicts),
         sum(v.status == "fail" for v in verdicts),
@@ -23,7 +29,7 @@ def tally(run: RedactedRun) -> tuple[int, int, int]:
 def check_rows(run: RedactedRun) -> list[dict[str, Any]]:
     """One row per check: how its verdicts went across the cases, and its mean score."""
     named: dict[str, list[RedactedVerdict]] = {}
-    for verdict in [v for case in run.results for v in case.verdicts] + list(run.aggregate):
+    for verdict in verdicts_of(run):
         named.setdefault(verdict.assertion, []).append(verdict)
     rows = []
     for name, verdicts in named.items():
@@ -42,34 +48,21 @@ def check_rows(run: RedactedRun) -> list[dict[str, Any]]:
     return rows
 
 
-def _verdict_row(verdict: RedactedVerdict) -> dict[str, Any]:
-    interval = ""
-    if verdict.sample_min is not None and verdict.samples is not None:
-        interval = (
-            f"{number(verdict.sample_min)}–{number(verdict.sample_max)} ({len(verdict.samples)})"
-        )
-    return {
-        "name": verdict.assertion,
-        "status": verdict.status,
-        "score": number(verdict.score),
-        "threshold": number(verdict.threshold),
-        "interval": interval,
-    }
+Step = tuple[str, str, bool]
+"""A step as a page shows it: (actor, what happened, whether it failed)."""
 
 
-def _steps(
-    response: RedactedResponse, t: Mapping[str, str]
-) -> tuple[tuple[str, str, str, bool], ...]:
-    """An answer's skeleton: (actor, actor label, text, failed) per step; tool calls stand in
-    for steps in a document recorded before steps existed."""
+def _steps(response: RedactedResponse, t: Mapping[str, str]) -> tuple[Step, ...]:
+    """An answer's skeleton; tool calls stand in for steps in a document recorded before
+    steps existed."""
     if response.steps is not None:
         return tuple(
             (
                 step.actor,
-                t[f"step.{step.actor}"],
                 (t["step.finish"].format(finish=step.finish) if step.finish else "")
                 if step.actor == "model"
-                else f"{step.tool or t['step.unnamed']} · {t['trajectory.status.' + (step.status or 'success')]}",
+                else f"{step.tool or t['step.unnamed']} · "
+                f"{t['trajectory.status.' + (step.status or 'success')]}",
                 step.status == "error",
             )
             for step in response.steps
@@ -77,7 +70,6 @@ def _steps(
     return tuple(
         (
             "tool",
-            t["step.tool"],
             f"{call.tool or t['step.unnamed']} · {t['trajectory.status.' + call.status]}",
             call.status == "error",
         )
@@ -85,58 +77,69 @@ def _steps(
     )
 
 
-def _trajectories(case: RedactedCase, t: Mapping[str, str]) -> list[dict[str, Any]]:
-    """The case's answers grouped by skeleton: samples that took the same steps are shown once."""
-    groups: dict[tuple[tuple[str, str, str, bool], ...], list[int]] = {}
-    oversize = []
-    for n, response in enumerate(case.responses or (), 1):
-        if response.oversize:
-            oversize.append(n)
-        elif response.steps is not None or response.tool_calls is not None:
-            groups.setdefault(_steps(response, t), []).append(n)
-    shown = [
-        {
-            "answers": t["case.answers"].format(numbers=", ".join(map(str, numbers))),
-            "steps": [
-                {"actor": a, "actor_label": label, "text": text, "failed": failed}
-                for a, label, text, failed in steps
-            ],
-            "note": t["step.no_tools"],
-        }
-        for steps, numbers in groups.items()
-    ]
-    if oversize:
-        numbers = ", ".join(map(str, oversize))
-        shown.append(
-            {
-                "answers": t["case.answers"].format(numbers=numbers),
-                "steps": [],
-                "note": t["step.oversize"],
-            }
+def _spans(numbers: Sequence[int]) -> str:
+    """Answer numbers as runs: ``1–3, 5``."""
+    spans: list[list[int]] = []
+    for n in numbers:
+        if spans and n == spans[-1][1] + 1:
+            spans[-1][1] = n
+        else:
+            spans.append([n, n])
+    return ", ".join(f"{a}–{b}" if b > a else str(a) for a, b in spans)
+
+
+@dataclass(frozen=True)
+class Trajectory:
+    """One skeleton, and which answers of which cases took it."""
+
+    number: int
+    steps: tuple[Step, ...]
+    oversize: bool
+    taken_by: tuple[tuple[str, str], ...]
+    """(case id, answer numbers) for every case with an answer that took it."""
+
+
+def trajectories(run: RedactedRun, t: Mapping[str, str]) -> list[Trajectory]:
+    """The run's distinct skeletons in order of first appearance; answers too large to record
+    form a group of their own."""
+    groups: dict[tuple[bool, tuple[Step, ...]], dict[str, list[int]]] = {}
+    for case in run.results:
+        for n, response in enumerate(case.responses or (), 1):
+            if response.oversize:
+                key: tuple[bool, tuple[Step, ...]] = (True, ())
+            elif response.steps is not None or response.tool_calls is not None:
+                key = (False, _steps(response, t))
+            else:
+                continue
+            groups.setdefault(key, {}).setdefault(case.case_id, []).append(n)
+    return [
+        Trajectory(
+            number,
+            steps,
+            oversize,
+            tuple((case_id, _spans(numbers)) for case_id, numbers in cases.items()),
         )
-    return shown
+        for number, ((oversize, steps), cases) in enumerate(groups.items(), 1)
+    ]
 
 
-def case_views(run: RedactedRun, t: Mapping[str, str]) -> tuple[list[str], list[dict[str, Any]]]:
-    """The case × check matrix of a run page (check names, then a row per case), each row with
-    its cells and the case's trajectories."""
+def case_matrix(run: RedactedRun) -> tuple[list[str], list[dict[str, Any]]]:
+    """The case × check matrix of a run page: check names, then a row per case with one cell
+    per check, ``(status letter, score)`` or None where the case has no such verdict."""
     names = list(dict.fromkeys(v.assertion for case in run.results for v in case.verdicts))
     rows = []
     for case in run.results:
         by_name = {v.assertion: v for v in case.verdicts}
-        statuses = [v.status for v in case.verdicts]
         rows.append(
             {
                 "case_id": case.case_id,
                 "suspended": case.suspended,
-                "open": any(status != "pass" for status in statuses),
                 "cells": [
-                    {"status": by_name[name].status, "score": number(by_name[name].score)}
+                    (STATUS_LETTER[by_name[name].status], number(by_name[name].score))
                     if name in by_name
                     else None
                     for name in names
                 ],
-                "trajectories": _trajectories(case, t),
             }
         )
     return names, rows

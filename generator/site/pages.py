@@ -1,9 +1,10 @@
-"""The pages of the site, as markdown files, from redacted runs only.
+"""The pages of the site, from redacted runs and run summaries only.
 
-Pure: given the archive's suites (each a history of ``RedactedRun``s and its reference) and a
-locale, return every page. A page's body is raw HTML written by jinja2 with autoescaping, so a
-name or a case id is always text, never markup. Page addresses are made of tenant, suite and
-run key, so no later build moves a page a stakeholder was sent.
+Home and suite pages are markdown for mkdocs (they sit in the navigation and the search
+index); run and comparison pages are HTML bodies that a shell of the theme's wraps (see
+``shell``). Either way a page's markup is written by jinja2 with autoescaping, so a name or a
+case id is always text, never markup. Page addresses are made of tenant, suite and run key, so
+no later build moves a page a stakeholder was sent.
 """
 
 from __future__ import annotations
@@ -11,7 +12,7 @@ from __future__ import annotations
 import html
 import json
 import posixpath
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 from urllib.parse import quote
@@ -23,9 +24,10 @@ from generator.document.redacted import RedactedRun
 from generator.reading import NotComparable, catalog, explain
 from generator.reading.facts import SECTIONS, Reading
 from generator.reading.render import sentence
-from generator.site.cases import case_views, check_rows, tally
+from generator.site.cases import case_matrix, check_rows, tally, trajectories
 from generator.site.charts import Chart, history_chart, interval_chart, number, trend_chart
 from generator.site.labels import LABELS
+from generator.site.summary import RunSummary
 
 LATEST = 12
 """Runs listed on the home page."""
@@ -33,32 +35,33 @@ LATEST = 12
 
 @dataclass(frozen=True)
 class SuiteRuns:
-    """One suite's history in the archive: runs oldest first, and its reference run's key."""
+    """One suite's history in the archive: its runs' summaries oldest first, and its reference
+    run's key."""
 
     tenant: str
     suite: str
-    runs: tuple[RedactedRun, ...]
+    runs: tuple[RunSummary, ...]
     reference: str | None
 
 
 @dataclass(frozen=True)
 class Page:
-    """A page of one language: its path under that language's folder, and its markdown."""
+    """A page of one language: its path under that language's folder, and its text."""
 
     path: str
     text: str
 
 
-def run_path(run: RedactedRun) -> str:
-    return f"runs/{run.tenant}/{run.suite}/{run.key}.md"
+def run_path(tenant: str, suite: str, key: str) -> str:
+    return f"runs/{tenant}/{suite}/{key}.md"
 
 
 def suite_path(tenant: str, suite: str) -> str:
     return f"suites/{tenant}/{suite}.md"
 
 
-def diff_path(run: RedactedRun, other: RedactedRun) -> str:
-    return f"diffs/{run.tenant}/{run.suite}/{run.key}/{other.key}.md"
+def diff_path(tenant: str, suite: str, key: str, other: str) -> str:
+    return f"diffs/{tenant}/{suite}/{key}/{other}.md"
 
 
 def href(source: str, target: str) -> str:
@@ -73,9 +76,9 @@ def href(source: str, target: str) -> str:
     return "/".join(quote(part, safe="") for part in relative.split("/")) + "/"
 
 
-def chart_json(spec: Mapping[str, Any]) -> Markup:
-    """A chart spec for a ``<script type="application/json">``: nothing in it can close the tag."""
-    text = json.dumps(spec, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+def chart_json(data: Mapping[str, Any]) -> Markup:
+    """Chart data for a ``<script type="application/json">``: nothing in it can close the tag."""
+    text = json.dumps(data, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
     return Markup(text.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026"))
 
 
@@ -83,14 +86,6 @@ def _title(text: str) -> str:
     """A front-matter title: escaped as the theme prints it raw, quoted as YAML reads it (every
     character outside ASCII as ``\\u`` escapes, so no line break YAML knows can end it)."""
     return json.dumps(html.escape(text))
-
-
-def verdicts_only(run: RedactedRun) -> RedactedRun:
-    """``run`` without its recorded answers: what a suite's history and the home page read, at
-    a fraction of the memory of a run whose every answer carries a trajectory."""
-    return run.model_copy(
-        update={"results": [case.model_copy(update={"responses": None}) for case in run.results]}
-    )
 
 
 def reading_sections(reading: Reading, locale: str) -> list[tuple[str, list[str]]]:
@@ -106,6 +101,15 @@ def reading_sections(reading: Reading, locale: str) -> list[tuple[str, list[str]
     ]
 
 
+@dataclass(frozen=True)
+class Body:
+    """A run or comparison page before its shell: its title and the article's HTML."""
+
+    path: str
+    title: str
+    html: str
+
+
 class Site:
     """Renders every page of one language."""
 
@@ -114,25 +118,18 @@ class Site:
         self.t = LABELS[locale]
         self.env = environment
 
-    def run_pages(
-        self, run: RedactedRun, previous: RedactedRun | None, reference: RedactedRun | None
-    ) -> Iterator[Page]:
-        """A run's page, and its comparisons with the previous run and with the reference."""
-        yield self.run(run, previous, reference)
-        for other in {
-            id(o): o for o in (previous, reference) if o is not None and o is not run
-        }.values():
-            yield self.diff(run, other)
-
-    def _render(self, template: str, path: str, heading: str, **values: Any) -> Page:
+    def _markdown(self, template: str, path: str, heading: str, **values: Any) -> Page:
         page = self.env.get_template(f"pages/{template}.md")
         text = page.render(
             t=self.t, title_yaml=Markup(_title(heading)), chart_json=chart_json, **values
         )
         return Page(path, text)
 
-    def summary(self, run: RedactedRun) -> str:
-        passed, failed, errored = tally(run)
+    def _body(self, template: str, path: str, heading: str, **values: Any) -> Body:
+        page = self.env.get_template(f"pages/{template}.html")
+        return Body(path, heading, page.render(t=self.t, chart_json=chart_json, **values))
+
+    def counts(self, passed: int, failed: int, errored: int) -> str:
         return self.t["summary.counts"].format(passed=passed, failed=failed, errored=errored)
 
     def home(self, suites: Sequence[SuiteRuns]) -> Page:
@@ -144,9 +141,11 @@ class Site:
                     "tenant": history.tenant,
                     "suite": history.suite,
                     "href": href("index.md", suite_path(history.tenant, history.suite)),
-                    "latest_href": href("index.md", run_path(latest)),
+                    "latest_href": href(
+                        "index.md", run_path(latest.tenant, latest.suite, latest.key)
+                    ),
                     "latest_at": latest.created_at,
-                    "summary": self.summary(latest),
+                    "summary": self.counts(latest.passed, latest.failed, latest.errored),
                     "trend": trend_chart(history.runs, self.t),
                 }
             )
@@ -157,33 +156,27 @@ class Site:
         )
         recent = [
             {
-                "href": href("index.md", run_path(run)),
+                "href": href("index.md", run_path(run.tenant, run.suite, run.key)),
                 "created_at": run.created_at,
                 "tenant": run.tenant,
                 "suite": run.suite,
-                "summary": self.summary(run),
+                "summary": self.counts(run.passed, run.failed, run.errored),
             }
             for run in newest[:LATEST]
         ]
-        return self._render("home", "index.md", self.t["home.title"], suites=rows, latest=recent)
+        return self._markdown("home", "index.md", self.t["home.title"], suites=rows, latest=recent)
 
     def suite(self, history: SuiteRuns) -> Page:
         path = suite_path(history.tenant, history.suite)
-        names = list(
-            dict.fromkeys(
-                v.assertion
-                for run in history.runs
-                for v in [*(v for case in run.results for v in case.verdicts), *run.aggregate]
-            )
-        )
+        names = list(dict.fromkeys(p.check for run in history.runs for p in run.points))
         charts: list[tuple[str, Chart]] = [
             (name, history_chart(history.runs, name, self.t)) for name in names
         ]
         runs = [
             {
-                "href": href(path, run_path(run)),
+                "href": href(path, run_path(run.tenant, run.suite, run.key)),
                 "created_at": run.created_at,
-                "summary": self.summary(run),
+                "summary": self.counts(run.passed, run.failed, run.errored),
                 "commit": (run.git_commit or self.t["fact.no_commit"])[:12],
                 "config_hash": run.config_hash,
                 "reference": run.key == history.reference,
@@ -192,15 +185,17 @@ class Site:
         ]
         reference = next((r for r in history.runs if r.key == history.reference), None)
         shown_reference = (
-            {"href": href(path, run_path(reference)), "created_at": reference.created_at}
+            {
+                "href": href(path, run_path(reference.tenant, reference.suite, reference.key)),
+                "created_at": reference.created_at,
+            }
             if reference
             else None
         )
-        title = f"{history.tenant} · {history.suite}"
-        return self._render(
+        return self._markdown(
             "suite",
             path,
-            title,
+            f"{history.tenant} · {history.suite}",
             tenant=history.tenant,
             suite=history.suite,
             charts=charts,
@@ -208,61 +203,59 @@ class Site:
             reference=shown_reference,
         )
 
-    def run(
-        self,
-        run: RedactedRun,
-        previous: RedactedRun | None,
-        reference: RedactedRun | None,
-    ) -> Page:
-        path = run_path(run)
-        intervals = interval_chart(run, self.t)
-        names, cases = case_views(run, self.t)
-        return self._render(
+    def run(self, run: RedactedRun, previous: str | None, reference: str | None) -> Body:
+        """A run's page; ``previous`` and ``reference`` are the keys of the runs its
+        comparison pages compare it with."""
+        path = run_path(run.tenant, run.suite, run.key)
+        names, cases = case_matrix(run)
+
+        def compared(other: str | None) -> str | None:
+            if other is None or other == run.key:
+                return None
+            return href(path, diff_path(run.tenant, run.suite, run.key, other))
+
+        return self._body(
             "run",
             path,
             f"{run.suite} · {run.created_at}",
             run=run,
-            tenant=run.tenant,
-            suite=run.suite,
-            summary=self.summary(run),
-            is_reference=reference is not None and run.key == reference.key,
+            summary=self.counts(*tally(run)),
+            is_reference=run.key == reference,
             facts=self.header(run),
             suite_href=href(path, suite_path(run.tenant, run.suite)),
-            previous_href=href(path, diff_path(run, previous)) if previous else None,
-            reference_href=href(path, diff_path(run, reference))
-            if reference and reference is not run
-            else None,
+            previous_href=compared(previous),
+            reference_href=compared(reference),
             reading=reading_sections(explain(run), self.locale),
             checks=check_rows(run),
-            intervals=intervals,
+            intervals=interval_chart(run, self.t),
             check_names=names,
             cases=cases,
-            glyphs={"pass": "✓", "fail": "✗", "error": "?"},
+            trajectories=trajectories(run, self.t),
             withheld=self.withheld(run),
             released=self.released(run),
         )
 
-    def diff(self, run: RedactedRun, other: RedactedRun) -> Page:
-        path = diff_path(run, other)
+    def diff(
+        self, run: RedactedRun, other: RedactedRun, compared: tuple[Reading | None, str | None]
+    ) -> Body:
+        """The page comparing ``run`` with ``other``, from their ``comparison``."""
+        reading, reason = compared
+        path = diff_path(run.tenant, run.suite, run.key, other.key)
         title = self.t["diff.title"].format(run=run.created_at, other=other.created_at)
-        try:
-            sections, refused = reading_sections(explain(run, other), self.locale), None
-        except NotComparable as reason:
-            sections, refused = [], self.t["diff.refused"].format(reason=reason)
-        return self._render(
+        return self._body(
             "diff",
             path,
             title,
             title=title,
             tenant=run.tenant,
             suite=run.suite,
-            run_href=href(path, run_path(run)),
+            run_href=href(path, run_path(run.tenant, run.suite, run.key)),
             run_at=run.created_at,
-            other_href=href(path, run_path(other)),
+            other_href=href(path, run_path(other.tenant, other.suite, other.key)),
             other_at=other.created_at,
             suite_href=href(path, suite_path(run.tenant, run.suite)),
-            reading=sections,
-            refused=refused,
+            reading=reading_sections(reading, self.locale) if reading else [],
+            refused=self.t["diff.refused"].format(reason=reason) if reason else None,
         )
 
     def header(self, run: RedactedRun) -> list[tuple[str, str]]:
@@ -335,3 +328,12 @@ class Site:
         elif d.tool_names:
             lines.append(t["released.tool_names"].format(names=", ".join(d.tool_names)))
         return lines
+
+
+def comparison(run: RedactedRun, other: RedactedRun) -> tuple[Reading | None, str | None]:
+    """The reading of ``run`` against ``other`` (computed once for both languages), or the
+    reason the two cannot be compared."""
+    try:
+        return explain(run, other), None
+    except NotComparable as reason:
+        return None, str(reason)

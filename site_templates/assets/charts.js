@@ -1,16 +1,112 @@
-// Draws every chart of a page from its JSON spec, with the one plotly.js the site ships.
-function runsiteCharts() {
-  document.querySelectorAll('script[type="application/json"][data-plotly]').forEach(function (source) {
-    var target = document.getElementById(source.dataset.plotly);
-    if (!target || target.dataset.rendered) return;
-    var spec = JSON.parse(source.textContent);
-    Plotly.newPlot(target, spec.data, spec.layout, {responsive: true, displayModeBar: false});
-    target.dataset.rendered = "1";
+// Draws every chart of a page from the compact data beside it, with the one plotly.js the site
+// ships, and writes the text table of a chart whose numbers only its data carries.
+(function () {
+  var STATUS = {p: "#2e7d32", f: "#c62828", e: "#757575"};
+  var BAND = "rgba(25, 118, 210, 0.18)";
+  var LINE = "#1976d2";
+  var MARK = "#6d4c41";
+
+  function column(rows, n) {
+    return rows.map(function (row) { return row[n]; });
+  }
+
+  function six(value) {
+    return value === null || value === undefined ? "" : value.toFixed(6);
+  }
+
+  function history(d) {
+    var data = [
+      {type: "scatter", mode: "lines", x: d.x, y: d.high, line: {width: 0}, hoverinfo: "skip",
+       showlegend: false},
+      {type: "scatter", mode: "lines", x: d.x, y: d.low, fill: "tonexty", fillcolor: BAND,
+       line: {width: 0}, name: d.labels.band},
+      {type: "scatter", mode: "lines+markers", x: d.x, y: d.score, line: {color: LINE},
+       name: d.labels.score},
+      {type: "scatter", mode: "lines", x: d.x, y: d.threshold,
+       line: {color: STATUS.f, dash: "dash"}, name: d.labels.threshold}
+    ];
+    var layout = {
+      margin: {l: 48, r: 16, t: 24, b: 64},
+      xaxis: {type: "category", tickangle: -30, automargin: true},
+      yaxis: {range: [-0.02, 1.05], title: {text: d.labels.score}},
+      legend: {orientation: "h", y: 1.15},
+      shapes: d.marks.map(function (mark) {
+        var x = d.x[mark[0]];
+        return {type: "line", xref: "x", yref: "paper", x0: x, x1: x, y0: 0, y1: 1,
+                line: {dash: "dot", color: MARK, width: 1}};
+      }),
+      annotations: d.marks.map(function (mark) {
+        return {xref: "x", yref: "paper", x: d.x[mark[0]], y: 1, yanchor: "bottom",
+                showarrow: false, font: {size: 10, color: MARK}, text: mark[1]};
+      })
+    };
+    return [data, layout];
+  }
+
+  function trend(d) {
+    var data = [{type: "scatter", mode: "lines+markers", x: d.x, y: d.y, line: {color: LINE},
+                 name: d.labels.passing}];
+    var layout = {margin: {l: 36, r: 8, t: 8, b: 24}, showlegend: false,
+                  xaxis: {type: "category", showticklabels: false},
+                  yaxis: {range: [-0.02, 1.05]}};
+    return [data, layout];
+  }
+
+  function intervalName(d, row) {
+    return (row[0] < 0 ? d.run : d.cases[row[0]]) + " · " + d.checks[row[1]];
+  }
+
+  function intervals(d) {
+    var names = d.rows.map(function (row) { return intervalName(d, row); });
+    var data = [
+      {type: "bar", orientation: "h", y: names, base: column(d.rows, 2),
+       x: d.rows.map(function (row) { return Math.max(row[3] - row[2], 0.004); }),
+       marker: {color: d.rows.map(function (row) { return STATUS[row[6]]; }), opacity: 0.55},
+       name: d.labels.band, hoverinfo: "skip"},
+      {type: "scatter", mode: "markers", y: names, x: column(d.rows, 4),
+       marker: {symbol: "diamond", size: 9, color: "#212121"}, name: d.labels.score},
+      {type: "scatter", mode: "markers", y: names, x: column(d.rows, 5),
+       marker: {symbol: "line-ns-open", size: 18, color: STATUS.f, line: {width: 2}},
+       name: d.labels.threshold}
+    ];
+    var layout = {margin: {l: 220, r: 16, t: 24, b: 40}, barmode: "overlay",
+                  xaxis: {range: [-0.02, 1.02], title: {text: d.labels.score}},
+                  yaxis: {autorange: "reversed", automargin: true},
+                  legend: {orientation: "h", y: 1.08}};
+    return [data, layout];
+  }
+
+  function intervalRows(d, body) {
+    d.rows.forEach(function (row) {
+      var line = body.insertRow();
+      [intervalName(d, row), six(row[2]), six(row[4]), six(row[3]), six(row[5]),
+       d.statuses[row[6]]].forEach(function (text) {
+        line.insertCell().textContent = text;
+      });
+    });
+  }
+
+  var FIGURES = {history: history, trend: trend, intervals: intervals};
+
+  function draw() {
+    document.querySelectorAll('script[type="application/json"][data-chart]').forEach(function (source) {
+      var target = document.getElementById(source.dataset.chart);
+      if (!target || target.dataset.drawn) return;
+      var d = JSON.parse(source.textContent);
+      var figure = FIGURES[d.kind](d);
+      Plotly.newPlot(target, figure[0], figure[1], {responsive: true, displayModeBar: false});
+      target.dataset.drawn = "1";
+      var table = document.querySelector('table[data-rows-of="' + source.dataset.chart + '"]');
+      if (d.kind === "intervals" && table && !table.tBodies[0].rows.length) {
+        intervalRows(d, table.tBodies[0]);
+      }
+    });
+  }
+
+  if (typeof document$ !== "undefined") { document$.subscribe(draw); }
+  else { document.addEventListener("DOMContentLoaded", draw); }
+  // A printed page shows every case and every table, open.
+  window.addEventListener("beforeprint", function () {
+    document.querySelectorAll("details").forEach(function (d) { d.open = true; });
   });
-}
-if (typeof document$ !== "undefined") { document$.subscribe(runsiteCharts); }
-else { document.addEventListener("DOMContentLoaded", runsiteCharts); }
-// A printed page shows every case, open.
-window.addEventListener("beforeprint", function () {
-  document.querySelectorAll("details").forEach(function (d) { d.open = true; });
-});
+})();

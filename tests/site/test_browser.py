@@ -122,10 +122,11 @@ def _pages(built: Path) -> dict[str, str]:
         "run": f"/runs/acme/refund-agent/{agent}/",
         "run-it": f"/it/runs/acme/refund-agent/{agent}/",
         "diff": f"/diffs/acme/support/{support_runs[-1]}/{other}/",
+        "sampled": f"/runs/acme/support/{support_runs[-1]}/",
     }
 
 
-@pytest.mark.parametrize("name", ["home", "suite", "run", "run-it", "diff"])
+@pytest.mark.parametrize("name", ["home", "suite", "run", "run-it", "diff", "sampled"])
 def test_a_page_draws_every_chart_with_no_error_and_nothing_from_outside(
     name, built, served, browser
 ):
@@ -164,13 +165,13 @@ def test_a_case_id_with_markup_shows_as_text_and_opens_no_dialog(built, served, 
         visit.close()
 
 
-def test_a_printed_run_page_opens_every_case(built, served, browser):
-    visit = Visit(browser, served + _pages(built)["run"])
+def test_a_printed_run_page_opens_every_table(built, served, browser):
+    visit = Visit(browser, served + _pages(built)["sampled"])
     try:
-        closed = visit.page.locator("details.runsite-case:not([open])").count()
+        closed = visit.page.locator("details:not([open])").count()
         assert closed > 0
         visit.page.evaluate("window.dispatchEvent(new Event('beforeprint'))")
-        assert visit.page.locator("details.runsite-case:not([open])").count() == 0
+        assert visit.page.locator("details:not([open])").count() == 0
         visit.page.emulate_media(media="print")
         visit.page.pdf(path=str(SHOTS / "run.pdf"))
     finally:

@@ -1,0 +1,423 @@
+"""``runsite build``: from the archive to a published site, redacted by construction and
+checked anyway.
+
+The one place that holds both sides of the boundary: it reads each full run from the archive,
+hands the site only its redacted projection, and keeps the run's payload to search the built
+site for. The build, in order:
+
+1. list the runs committed at HEAD, and order each suite's runs by when they were measured;
+2. plan every run and comparison page by the digest of its inputs, against the last build's
+   manifest (``plan``): only the pages whose inputs moved are written;
+3. read the runs in parallel, a stretch of one suite per process, writing the bodies of those
+   pages and keeping each run's summary and payload keys in the cache (``work``, ``cache``);
+4. let mkdocs build the home and suite pages and the shells, from the summaries;
+5. wrap each body in its shell, and sieve every file written for every run's payload keys;
+6. confirm what the sieve let through with the exact scan, and refuse the build on a leak;
+7. put the site in place (``apply``).
+
+The scan is as whole as a full build's: every file written is searched for the payload of
+every run, and every file kept (unchanged since the last build, which searched it for the
+payload of every run it had) for the payload of the runs that arrived since. A kept file whose
+bytes are not those the last build wrote makes the build a full one.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from datetime import datetime
+from importlib.resources import files
+from pathlib import Path
+
+from generator.archive import Archive
+from generator.document.redacted import Disclosure
+from generator.errors import DocumentRefused, Refused
+from generator.publish.apply import building, replace, update
+from generator.publish.cache import RunCache
+from generator.publish.plan import (
+    MANIFEST,
+    Manifest,
+    PageJob,
+    code_digest,
+    content_digest,
+    digest,
+    stale,
+)
+from generator.publish.source import Blobs, Committed, Listed, committed, created_at
+from generator.publish.work import (
+    Chunk,
+    Context,
+    Written,
+    batches,
+    check_kept,
+    read_chunk,
+    read_run_of,
+    run_in_processes,
+    wrap,
+)
+from generator.site.build import TEMPLATES, SiteSettings, build_pages, environment
+from generator.site.labels import LOCALES
+from generator.site.pages import Site, SuiteRuns, diff_path, run_path
+from generator.site.scan import Leak, Sought, shipped_files
+from generator.site.sieve import Sieve
+from generator.site.summary import RunSummary
+
+PACKAGE = Path(__file__).resolve().parents[1]
+
+CHUNK = 32
+"""Runs of one suite a process reads in one go: one extra run read per chunk (the previous
+run of its first), and work small enough to spread evenly."""
+WRAPS = 256
+"""Pages a process wraps and sieves in one go."""
+
+
+def _package(name: str) -> Path:
+    return Path(str(files(name)))
+
+
+SHIPPED = (_package("material") / "templates", TEMPLATES / "assets")
+"""Folders whose files the site copies verbatim: the theme and runsite's own assets."""
+
+
+class LeakRefused(Refused):
+    """The built site carries a payload string; it was not published."""
+
+
+@dataclass(frozen=True)
+class Published:
+    """What a build made."""
+
+    out: Path
+    runs: int
+    pages: int
+    written: int
+    """Run and comparison pages written by this build; the others were kept."""
+    disclosure: Mapping[str, object]
+
+
+@dataclass
+class _Plan:
+    """Every run and comparison page of the site, by the blob id of the run it belongs to."""
+
+    suites: dict[tuple[str, str], list[Listed]] = field(default_factory=dict)
+    references: dict[tuple[str, str], Listed] = field(default_factory=dict)
+    jobs: dict[str, list[PageJob]] = field(default_factory=dict)
+
+
+def available_cores() -> int:
+    """The cores this process may use."""
+    return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
+
+
+def _moments(head: Committed, cached: Mapping[str, RunSummary | None]) -> dict[str, datetime]:
+    """When each run was measured: from its cached summary, else as cheaply as it can be read."""
+    moments = {}
+    with Blobs(head.git_dir) as blobs:
+        for listed in head.runs:
+            summary = cached[listed.blob]
+            moments[listed.blob] = (
+                datetime.fromisoformat(summary.created_at) if summary else created_at(listed, blobs)
+            )
+    return moments
+
+
+def _plan(
+    head: Committed, moments: Mapping[str, datetime], folders: Mapping[str, str], inputs: str
+) -> _Plan:
+    """Each suite's runs in order, its reference, and every page with its body's digest.
+
+    A run's page shows the run and links to its comparisons with the previous run and the
+    reference; a comparison page shows its two runs. ``inputs`` is the digest of runsite's code
+    and the disclosure, which every body depends on.
+    """
+    grouped: dict[tuple[str, str], list[Listed]] = {}
+    for listed in head.runs:
+        grouped.setdefault(listed.suite_of, []).append(listed)
+    plan = _Plan()
+    for suite in sorted(grouped):
+        runs = sorted(grouped[suite], key=lambda entry: (moments[entry.blob], entry.key))
+        plan.suites[suite] = runs
+        key = head.references.get(suite)
+        reference = next((entry for entry in runs if entry.key == key), None)
+        if reference:
+            plan.references[suite] = reference
+        previous: Listed | None = None
+        for listed in runs:
+            others = {o.key: o for o in (previous, reference) if o and o.key != listed.key}
+            jobs = plan.jobs.setdefault(listed.blob, [])
+            for locale in LOCALES:
+                folder = folders[locale]
+                run_digest = digest(
+                    "run", inputs, locale, listed.blob, previous and previous.key, key
+                )
+                path = run_path(listed.tenant, listed.suite, listed.key)
+                jobs.append(PageJob(locale, folder, "run", path, run_digest))
+                for other in others.values():
+                    path = diff_path(listed.tenant, listed.suite, listed.key, other.key)
+                    body = digest("diff", inputs, locale, listed.blob, other.blob)
+                    jobs.append(PageJob(locale, folder, "diff", path, body))
+            previous = listed
+    return plan
+
+
+def _chunks(
+    plan: _Plan, render: Sequence[PageJob], read: set[str], arrived: set[str]
+) -> list[Chunk]:
+    """The reading work: each suite's runs in stretches of ``CHUNK``."""
+    wanted: dict[str, list[PageJob]] = {}
+    files = {job.file for job in render}
+    for blob, jobs in plan.jobs.items():
+        picked = [job for job in jobs if job.file in files]
+        if picked:
+            wanted[blob] = picked
+    chunks = []
+    for suite, runs in plan.suites.items():
+        for start in range(0, len(runs), CHUNK):
+            stretch = runs[start : start + CHUNK]
+            if not any(r.blob in read or r.blob in wanted for r in stretch):
+                continue
+            chunks.append(
+                Chunk(
+                    runs=tuple(stretch),
+                    previous=runs[start - 1] if start else None,
+                    reference=plan.references.get(suite),
+                    read=frozenset(r.blob for r in stretch if r.blob in read),
+                    jobs={r.blob: tuple(wanted[r.blob]) for r in stretch if r.blob in wanted},
+                    arrived=frozenset(r.blob for r in stretch if r.blob in arrived),
+                )
+            )
+    return chunks
+
+
+def _site_files(folder: Path) -> dict[str, Path]:
+    return {
+        path.relative_to(folder).as_posix(): path
+        for path in sorted(folder.rglob("*"))
+        if path.is_file()
+    }
+
+
+def _confirm(
+    candidates: Sequence[Written],
+    where: Mapping[str, Path],
+    head: Committed,
+    disclosure: Disclosure,
+) -> list[Leak]:
+    """The leaks among the (file, run) pairs the sieve let through: each run's payload sought
+    exactly in each file."""
+    by_run: dict[int, list[str]] = {}
+    for found in candidates:
+        for run in found.runs:
+            by_run.setdefault(run, []).append(found.file)
+    leaks: set[Leak] = set()
+    with Blobs(head.git_dir) as blobs:
+        for index, files in sorted(by_run.items()):
+            _, strings = read_run_of(head.runs[index], blobs, disclosure)
+            sought = Sought(strings)
+            for file in files:
+                leaks |= {Leak(file, f) for f in sought.fields_in(where[file].read_bytes())}
+    return sorted(leaks)
+
+
+class _Restart(Exception):
+    """A kept file is not what the last build wrote: build everything instead."""
+
+
+def publish(
+    archive: Archive,
+    out: Path,
+    progress: Callable[[int], Callable[[], None]],
+    full: bool = False,
+    jobs: int | None = None,
+) -> Published:
+    """Build the archive's site into ``out``, writing only what moved since the last build
+    there (everything when ``full``), in ``jobs`` processes (every core by default).
+
+    ``progress`` is given the number of steps (runs, then pages) and returns what to call
+    after each.
+    """
+    try:
+        return _Build(archive, out, jobs or available_cores()).run(progress, full)
+    except _Restart:
+        return _Build(archive, out, jobs or available_cores()).run(progress, True)
+
+
+class _Build:
+    """One build of one archive into one folder."""
+
+    def __init__(self, archive: Archive, out: Path, jobs: int) -> None:
+        self.out = out
+        self.jobs = jobs
+        self.head = committed(archive)
+        self.disclosure = archive.config.disclosure
+        self.code = code_digest(PACKAGE, TEMPLATES)
+        self.inputs = digest(self.code, self.disclosure.model_dump(mode="json"))
+        self.cache = RunCache(archive.layout.root, self.inputs)
+        self.settings = SiteSettings(
+            name=archive.config.site.name,
+            language=archive.config.site.language,
+            user_config=archive.layout.root / "mkdocs.yml",
+        )
+        self.folders = {
+            locale: "" if locale == self.settings.language else f"{locale}/" for locale in LOCALES
+        }
+
+    def _shells_digest(self, plan: _Plan) -> str:
+        """What every shell is made of: the code, the user's look, the site, the navigation."""
+        config = self.settings.user_config
+        look = config.read_bytes() if config is not None and config.is_file() else b""
+        return digest(
+            self.code,
+            content_digest(look),
+            self.settings.name,
+            self.settings.language,
+            sorted(plan.suites),
+        )
+
+    def run(self, progress: Callable[[int], Callable[[], None]], full: bool) -> Published:
+        head = self.head
+        with building(self.out) as staging:
+            old = None if full else Manifest.read(self.out)
+            cached = {listed.blob: self.cache.summary(listed.blob) for listed in head.runs}
+            moments = _moments(head, cached)
+            plan = _plan(head, moments, self.folders, self.inputs)
+            shells = self._shells_digest(plan)
+            everything = [job for jobs in plan.jobs.values() for job in jobs]
+            render = stale(everything, old, shells)
+            arrived = {r.blob for r in head.runs} - set(old.runs) if old else set()
+            read = {blob for blob, summary in cached.items() if summary is None} | arrived
+            tick = progress(len(head.runs) + len(render))
+            context = Context(head.git_dir, self.disclosure, self.cache, staging)
+            summaries, payload = self._read(context, _chunks(plan, render, read, arrived), tick)
+            summaries = {**{b: s for b, s in cached.items() if s is not None}, **summaries}
+            self._check_moments(summaries, moments)
+            history = [
+                SuiteRuns(
+                    tenant,
+                    suite,
+                    tuple(summaries[r.blob] for r in runs),
+                    plan.references[(tenant, suite)].key
+                    if (tenant, suite) in plan.references
+                    else None,
+                )
+                for (tenant, suite), runs in plan.suites.items()
+            ]
+            sites = [Site(environment(), locale) for locale in LOCALES]
+            pages = [
+                (site.locale, page)
+                for site in sites
+                for page in [site.home(history), *(site.suite(h) for h in history)]
+            ]
+            built, context.shells = build_pages(pages, history, self.settings, staging)
+            captured = digest(sorted(shell.digest for shell in context.shells.values()))
+            if old is not None and old.shells == shells and old.captured != captured:
+                raise _Restart()
+            context.sieve = Sieve([self.cache.keys(listed.blob) for listed in head.runs])
+            written = self._wrap(context, render, tick)
+            leaks = self._sieve_rest(context, built, written)
+            kept = sorted({job.file for job in everything} - {w.file for w in written})
+            if old is not None:
+                context.exact = Sought(payload)
+                leaks += self._check_kept(context, old, kept)
+            if leaks:
+                first = leaks[0]
+                more = f" (and {len(leaks) - 1} more)" if len(leaks) > 1 else ""
+                raise LeakRefused(
+                    f"{self.out / first.file}: carries the payload of {first.field}{more}; "
+                    "nothing was published"
+                )
+            files = {
+                file: content_digest(path.read_bytes()) for file, path in _site_files(built).items()
+            }
+            files.update({file: old.files[file] for file in kept} if old else {})
+            manifest = Manifest(
+                shells=shells,
+                captured=captured,
+                runs=[listed.blob for listed in head.runs],
+                bodies={job.file: job.body for job in everything},
+                files=files,
+            )
+            (built / MANIFEST).write_text(manifest.text(), encoding="utf-8")
+            if old is None:
+                replace(built, self.out)
+            else:
+                fresh = _site_files(built)
+                update(
+                    built,
+                    self.out,
+                    [f for f in fresh if f == MANIFEST or old.files.get(f) != files.get(f)],
+                    [f for f in old.files if f not in files],
+                )
+        return Published(
+            self.out,
+            len(head.runs),
+            len(everything) + len(pages),
+            len(render),
+            self.disclosure.model_dump(),
+        )
+
+    def _read(
+        self, context: Context, chunks: list[Chunk], tick: Callable[[], None]
+    ) -> tuple[dict[str, RunSummary], dict[str, str]]:
+        """Read the chunks in parallel: the summaries of the runs read, and the payload of the
+        runs that arrived."""
+        summaries: dict[str, RunSummary] = {}
+        payload: dict[str, str] = {}
+        for chunk, result in zip(
+            chunks, run_in_processes(context, read_chunk, chunks, self.jobs), strict=True
+        ):
+            summaries.update(result.summaries)
+            for strings in result.payload.values():
+                payload.update(strings)
+            for _ in chunk.runs:
+                tick()
+        return summaries, payload
+
+    def _check_moments(
+        self, summaries: Mapping[str, RunSummary], moments: Mapping[str, datetime]
+    ) -> None:
+        """Each run was ordered by the moment its key says; its document must say the same."""
+        for listed in self.head.runs:
+            if datetime.fromisoformat(summaries[listed.blob].created_at) != moments[listed.blob]:
+                raise DocumentRefused(
+                    "created_at", "not the moment its file name (the run key) says"
+                ).located(listed.path)
+
+    def _wrap(
+        self, context: Context, render: Sequence[PageJob], tick: Callable[[], None]
+    ) -> list[Written]:
+        written: list[Written] = []
+        for batch in run_in_processes(context, wrap, batches(render, WRAPS), self.jobs):
+            written += batch
+            for _ in batch:
+                tick()
+        return written
+
+    def _sieve_rest(self, context: Context, built: Path, written: Sequence[Written]) -> list[Leak]:
+        """Sieve what mkdocs wrote, then confirm every file the sieve let through."""
+        assert context.sieve is not None
+        shipped = shipped_files(*SHIPPED)
+        where = {w.file: built / w.file for w in written}
+        candidates = [w for w in written if w.runs]
+        pages = {w.file for w in written}
+        for file, path in _site_files(built).items():
+            data = path.read_bytes()
+            if file in pages or content_digest(data) in shipped:
+                continue
+            runs = context.sieve.runs_in(data)
+            if runs:
+                where[file] = path
+                candidates.append(Written(file, "", frozenset(runs)))
+        return _confirm(candidates, where, self.head, self.disclosure)
+
+    def _check_kept(self, context: Context, old: Manifest, kept: Sequence[str]) -> list[Leak]:
+        """Every kept file must be what the last build wrote, and carry no arrived payload."""
+        leaks = []
+        checks = batches([(self.out / file, file) for file in kept], WRAPS)
+        for batch in run_in_processes(context, check_kept, checks, self.jobs):
+            for found in batch:
+                if found.digest != old.files.get(found.file):
+                    raise _Restart()
+                leaks += [Leak(found.file, field) for field in found.fields]
+        return leaks

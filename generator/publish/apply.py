@@ -1,0 +1,101 @@
+"""Putting a built site in place: one build at a time per folder, and never a half-made site.
+
+A build works in a staging folder beside ``--out`` and holds a lock beside it while it runs, so
+two builds to one folder take turns. A full build's folder replaces the old site in one atomic
+exchange of the two names; an incremental one moves each new or changed file over its old
+copy (each replacement atomic), new pages before the pages that link to them, and removes what
+no longer belongs last. Staging folders a killed build left are removed by the next build.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import fcntl
+import os
+import shutil
+import tempfile
+from collections.abc import Iterable, Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+from generator.errors import Refused
+from generator.publish.plan import MANIFEST
+
+
+class SiteRefused(Refused):
+    """The site cannot be put where it was asked to go; nothing was published."""
+
+
+def _staging_prefix(out: Path) -> str:
+    return f".runsite-{out.name}-"
+
+
+@contextmanager
+def building(out: Path) -> Iterator[Path]:
+    """Hold ``out``'s lock and a fresh staging folder beside it for the length of a build."""
+    if out.exists() and not out.is_dir():
+        raise SiteRefused(f"{out}: not a folder; give --out a folder")
+    if out.is_dir() and not (out / MANIFEST).is_file() and any(out.iterdir()):
+        raise SiteRefused(
+            f"{out}: a folder runsite did not build; give --out an empty or new folder"
+        )
+    out.parent.mkdir(parents=True, exist_ok=True)
+    lock = os.open(out.parent / f".{out.name}.runsite-lock", os.O_RDWR | os.O_CREAT, 0o644)
+    try:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        for leftover in out.parent.glob(f"{_staging_prefix(out)}*"):
+            shutil.rmtree(leftover, ignore_errors=True)
+        staging = Path(tempfile.mkdtemp(prefix=_staging_prefix(out), dir=out.parent))
+        try:
+            yield staging
+        finally:
+            shutil.rmtree(staging, ignore_errors=True)
+    finally:
+        os.close(lock)
+
+
+def _exchange(first: Path, second: Path) -> bool:
+    """Swap two paths in one atomic step (Linux's ``renameat2``); False where unsupported."""
+    try:
+        libc = ctypes.CDLL(None, use_errno=True)
+        renameat2 = libc.renameat2
+    except (OSError, AttributeError):
+        return False
+    at_cwd, exchange = -100, 2
+    done = renameat2(at_cwd, os.fsencode(first), at_cwd, os.fsencode(second), exchange)
+    return bool(done == 0)
+
+
+def replace(built: Path, out: Path) -> None:
+    """Put the whole site ``built`` at ``out`` in place of whatever site was there."""
+    if not out.exists():
+        built.rename(out)
+    elif _exchange(built, out):
+        shutil.rmtree(built)
+    else:
+        old = built.with_name(built.name + ".old")
+        out.rename(old)
+        built.rename(out)
+        shutil.rmtree(old)
+
+
+def _rank(file: str) -> int:
+    """Run and comparison pages first, the pages that link to them next, the manifest last."""
+    if file == MANIFEST:
+        return 2
+    return 0 if "/runs/" in f"/{file}" or "/diffs/" in f"/{file}" else 1
+
+
+def update(built: Path, out: Path, files: Iterable[str], gone: Iterable[str]) -> None:
+    """Move ``files`` (relative paths) from ``built`` over their copies in ``out``, then remove
+    ``gone``: pages before the pages that list them, the manifest last."""
+    for file in sorted(files, key=lambda file: (_rank(file), file)):
+        target = out / file
+        target.parent.mkdir(parents=True, exist_ok=True)
+        os.replace(built / file, target)
+    for file in sorted(gone):
+        (out / file).unlink(missing_ok=True)
+        folder = (out / file).parent
+        while folder != out and folder.is_dir() and not any(folder.iterdir()):
+            folder.rmdir()
+            folder = folder.parent

@@ -1,0 +1,70 @@
+"""What a build learnt of each run, kept beside the archive for the next build.
+
+A run document never changes under its blob id, so what a build derives from it (the summary
+its suite's page and the home page show, and the sieve's keys of its payload) is kept under
+that id, for the code and the disclosure it was derived under. A build then reads only the
+runs that arrived since the last one. The cache lives in the archive's own ``.runsite/``
+folder, which ignores itself in git. It holds no whole payload string, only the first 16
+bytes of each (the documents beside it hold them whole), and losing it costs only time.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import tempfile
+from pathlib import Path
+
+import numpy as np
+
+from generator.site.sieve import Keys
+from generator.site.summary import RunSummary
+
+FOLDER = ".runsite"
+
+
+def _atomic(path: Path, data: bytes) -> None:
+    with tempfile.NamedTemporaryFile(dir=path.parent, delete=False, prefix=".") as temporary:
+        temporary.write(data)
+    os.replace(temporary.name, path)
+
+
+class RunCache:
+    """Summaries and payload keys by blob id, for one code and disclosure digest."""
+
+    def __init__(self, root: Path, digest: str) -> None:
+        base = root / FOLDER
+        base.mkdir(exist_ok=True)
+        ignore = base / ".gitignore"
+        if not ignore.is_file():
+            ignore.write_text("*\n", encoding="utf-8")
+        cache = base / "cache"
+        cache.mkdir(exist_ok=True)
+        self.folder = cache / digest
+        for other in cache.iterdir():
+            if other != self.folder and other.is_dir():
+                shutil.rmtree(other, ignore_errors=True)
+        self.folder.mkdir(exist_ok=True)
+
+    def _path(self, blob: str, suffix: str) -> Path:
+        return self.folder / f"{blob}{suffix}"
+
+    def summary(self, blob: str) -> RunSummary | None:
+        """The run's summary, if the cache holds it (and its keys, which are kept first)."""
+        if not self._path(blob, ".keys").is_file():
+            return None
+        try:
+            data = json.loads(self._path(blob, ".json").read_bytes())
+            return RunSummary.from_json(data)
+        except (OSError, ValueError, TypeError, KeyError):
+            return None
+
+    def keys(self, blob: str) -> Keys:
+        """The run's payload keys; ask only for a run whose summary the cache holds."""
+        return np.frombuffer(self._path(blob, ".keys").read_bytes(), dtype="<u8").reshape(-1, 3)
+
+    def keep(self, blob: str, summary: RunSummary, keys: Keys) -> None:
+        _atomic(self._path(blob, ".keys"), np.ascontiguousarray(keys, dtype="<u8").tobytes())
+        text = json.dumps(summary.to_json(), sort_keys=True, separators=(",", ":"))
+        _atomic(self._path(blob, ".json"), text.encode())

@@ -1,0 +1,112 @@
+"""Which pages a build writes: each page's inputs as a digest, against the last build's.
+
+Every output file is a function of what it was made from. A run or comparison page is its
+body (the redacted runs it shows, through runsite's code and labels, in one language) inside
+its shell (the theme's page made of the user's ``mkdocs.yml``, the site's settings and the
+navigation); the manifest keeps both digests for each page, and the content digest of every
+file of the site. A build renders a body only when its digest moved, wraps it again when its
+shell moved, and leaves every other page as it is: the same bytes a full build would write.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+MANIFEST = ".runsite-site"
+"""The file each built site holds: what its files were made from. Its presence also marks a
+folder runsite built, the only kind of folder runsite replaces."""
+
+
+def digest(*parts: object) -> str:
+    """A digest of JSON-able ``parts``."""
+    text = json.dumps(parts, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+    return hashlib.sha256(text.encode()).hexdigest()
+
+
+def code_digest(*folders: Path) -> str:
+    """runsite's own version, exactly: every file of its code, templates and assets."""
+    hashed = hashlib.sha256()
+    for folder in folders:
+        for path in sorted(folder.rglob("*")):
+            if path.is_file() and "__pycache__" not in path.parts:
+                hashed.update(path.relative_to(folder).as_posix().encode() + b"\0")
+                hashed.update(hashlib.sha256(path.read_bytes()).digest())
+    return hashed.hexdigest()
+
+
+@dataclass(frozen=True)
+class PageJob:
+    """A run or comparison page of one language: where it goes and what it is made of."""
+
+    locale: str
+    folder: str
+    """Where the language's pages are: ``""`` for the site's own language, else ``it/``…"""
+    kind: str
+    """``run`` or ``diff``: which shell wraps it."""
+    path: str
+    """The page path under the language's folder (``runs/<tenant>/<suite>/<key>.md``)."""
+    body: str
+    """The digest of the body's inputs."""
+
+    @property
+    def file(self) -> str:
+        """The file it becomes, relative to the site."""
+        return f"{self.folder}{self.path.removesuffix('.md')}/index.html"
+
+
+@dataclass
+class Manifest:
+    """What the last build made: the digests it worked from and the site's every file."""
+
+    shells: str = ""
+    """The digest of everything a shell is made of."""
+    captured: str = ""
+    """The digest of the shells themselves, as the theme rendered them."""
+    runs: list[str] = field(default_factory=list)
+    """The blob id of every run the site was built from (and scanned against)."""
+    bodies: dict[str, str] = field(default_factory=dict)
+    """For each run or comparison page's file, its body digest."""
+    files: dict[str, str] = field(default_factory=dict)
+    """For each file of the site, the SHA-256 of its bytes."""
+
+    @classmethod
+    def read(cls, out: Path) -> Manifest | None:
+        """The manifest of the site at ``out``, or None if there is none runsite can use."""
+        try:
+            data: dict[str, Any] = json.loads((out / MANIFEST).read_bytes())
+            return cls(
+                shells=str(data["shells"]),
+                captured=str(data["captured"]),
+                runs=list(data["runs"]),
+                bodies=dict(data["bodies"]),
+                files=dict(data["files"]),
+            )
+        except (OSError, ValueError, KeyError, TypeError):
+            return None
+
+    def text(self) -> str:
+        data = {
+            "shells": self.shells,
+            "captured": self.captured,
+            "runs": sorted(self.runs),
+            "bodies": self.bodies,
+            "files": self.files,
+        }
+        return json.dumps(data, sort_keys=True, indent=0, ensure_ascii=False) + "\n"
+
+
+def content_digest(data: bytes) -> str:
+    return hashlib.sha256(data).hexdigest()
+
+
+def stale(jobs: Iterable[PageJob], old: Manifest | None, shells: str) -> list[PageJob]:
+    """The pages whose body must be rendered: all of them when the shells moved or there is no
+    last build to go on, else those whose body's inputs moved."""
+    if old is None or old.shells != shells:
+        return list(jobs)
+    return [job for job in jobs if old.bodies.get(job.file) != job.body]

@@ -1,0 +1,132 @@
+"""The archive as a build reads it: the runs committed at HEAD, read as git stores them.
+
+A build publishes what the archive's history holds, not whatever the working tree has at the
+moment: the listing is HEAD's tree, and each document is read by its blob id through one
+``git cat-file --batch`` per process, which is also the fastest way to read a thousand of them.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import subprocess
+from dataclasses import dataclass
+from datetime import datetime
+from pathlib import Path
+
+from generator.archive import Archive
+from generator.archive.layout import BASELINE, unsafe
+from generator.errors import ArchiveRefused, DocumentRefused
+
+
+@dataclass(frozen=True)
+class Listed:
+    """One run committed at HEAD."""
+
+    tenant: str
+    suite: str
+    key: str
+    blob: str
+    path: str
+    """Relative to the archive's root, as messages name it."""
+
+    @property
+    def suite_of(self) -> tuple[str, str]:
+        return (self.tenant, self.suite)
+
+
+@dataclass(frozen=True)
+class Committed:
+    """What HEAD holds: every run, and each suite's reference key."""
+
+    git_dir: Path
+    runs: tuple[Listed, ...]
+    references: dict[tuple[str, str], str]
+
+
+def committed(archive: Archive) -> Committed:
+    """The runs and references of ``archive`` at HEAD."""
+    store = archive.store
+    prefix = store.path(archive.layout.runs)
+    runs: list[Listed] = []
+    pointers: dict[tuple[str, str], str] = {}
+    for path, blob in sorted(store.tracked(prefix).items()):
+        parts = path[len(prefix) + 1 :].split("/")
+        if len(parts) != 3 or any(unsafe(part) for part in parts):
+            continue
+        tenant, suite, name = parts
+        shown = f"{archive.layout.shown(archive.layout.runs)}/{'/'.join(parts)}"
+        if name == BASELINE:
+            pointers[(tenant, suite)] = blob
+        elif name.endswith(".json"):
+            runs.append(Listed(tenant, suite, name.removesuffix(".json"), blob, shown))
+    with Blobs(store.git_dir) as blobs:
+        references = {
+            suite: blobs.read(blob).decode("utf-8", errors="replace").strip()
+            for suite, blob in pointers.items()
+        }
+    return Committed(store.git_dir, tuple(runs), references)
+
+
+class Blobs:
+    """Reads git objects by id through one long-lived ``git cat-file --batch``."""
+
+    def __init__(self, git_dir: Path) -> None:
+        self._process = subprocess.Popen(
+            ["git", f"--git-dir={git_dir}", "cat-file", "--batch"],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+        )
+
+    def read(self, blob: str) -> bytes:
+        assert self._process.stdin is not None and self._process.stdout is not None
+        self._process.stdin.write(f"{blob}\n".encode())
+        self._process.stdin.flush()
+        header = self._process.stdout.readline().split()
+        if len(header) != 3 or header[1] != b"blob":
+            raise ArchiveRefused(f"git cat-file: {blob} is not a blob of this repository")
+        data = self._process.stdout.read(int(header[2]))
+        self._process.stdout.read(1)
+        return data
+
+    def close(self) -> None:
+        if self._process.stdin:
+            self._process.stdin.close()
+        self._process.wait()
+
+    def __enter__(self) -> Blobs:
+        return self
+
+    def __exit__(self, *_: object) -> None:
+        self.close()
+
+
+_UTC_KEY = re.compile(r"(\d{4}-\d\d-\d\dT\d\d)-(\d\d)-(\d\d)(?:-(\d{1,6}))?-00-00-[0-9a-f]{16}")
+_CREATED_AT = re.compile(rb'"created_at"\s*:\s*"([^"\\]*)"')
+
+
+def created_at(listed: Listed, blobs: Blobs) -> datetime:
+    """When ``listed`` was measured, as an instant to order runs by, as cheaply as it can be
+    known: from a key written in UTC (the key is ``created_at`` with its punctuation turned
+    into ``-``, which keeps the offset's digits but not its sign), else from the document's
+    one ``created_at``. The reading that follows checks it against the whole document."""
+    found = _UTC_KEY.fullmatch(listed.key)
+    if found:
+        day, minute, second, fraction = found.groups()
+        fraction = f".{fraction}" if fraction else ""
+        return datetime.fromisoformat(f"{day}:{minute}:{second}{fraction}+00:00")
+    data = blobs.read(listed.blob)
+    values = _CREATED_AT.findall(data)
+    try:
+        if len(values) == 1:
+            moment: datetime | None = datetime.fromisoformat(values[0].decode())
+        else:
+            value = json.loads(data).get("created_at")
+            moment = datetime.fromisoformat(value) if isinstance(value, str) else None
+    except (ValueError, AttributeError):
+        moment = None
+    if moment is None or moment.tzinfo is None:
+        raise DocumentRefused(
+            "created_at", "not one ISO-8601 timestamp with its UTC offset"
+        ).located(listed.path)
+    return moment

@@ -1,0 +1,115 @@
+"""The site's shell, taken from what Material renders, around pages runsite writes itself.
+
+Run and comparison pages are 99 % of a site. Rendering each through Python-Markdown and the
+theme costs ~80 ms a page; jinja2 alone writes one in about a millisecond. So mkdocs builds,
+beside the home and suite pages, one placeholder page per language and page kind, at the same
+depth as the real pages: a shell. Its header, search, language switch, navigation and footer
+are exactly what the theme gives every page (the same CSS and JS, the user's palette, logo and
+copyright); only three things in it belong to the page and are put in per page: its title, its
+address (which the language switch and the alternates point to), and the article's body.
+"""
+
+from __future__ import annotations
+
+import gzip
+import hashlib
+import html
+import re
+import shutil
+from dataclasses import dataclass
+from pathlib import Path
+from urllib.parse import quote
+
+PLACEHOLDER = "runsite-shell"
+"""A path segment no real page has: run keys and comparison keys are timestamps."""
+TITLE = "RUNSITE-SHELL-TITLE"
+BODY = "<h1>RUNSITE-SHELL-BODY</h1>"
+"""The shell's article: an ``<h1>`` so that the theme does not add a title of its own."""
+
+KINDS = {"run": 3, "diff": 4}
+"""Page kinds with a shell, and how many path segments follow the kind's folder."""
+FOLDERS = {"run": "runs", "diff": "diffs"}
+
+_MARKDOWN = f"""---
+title: {TITLE}
+search:
+  exclude: true
+---
+
+{BODY}
+"""
+
+
+def placeholder_path(kind: str) -> str:
+    """The shell's page path (as the site serves it, a folder) for pages of ``kind``."""
+    return "/".join([FOLDERS[kind], *([PLACEHOLDER] * KINDS[kind])]) + "/"
+
+
+def shell_sources() -> dict[str, str]:
+    """The markdown of each kind's shell page, by its path under a language's folder."""
+    return {placeholder_path(kind).rstrip("/") + ".md": _MARKDOWN for kind in KINDS}
+
+
+def page_address(path: str) -> str:
+    """A page path (``runs/<tenant>/<suite>/<key>.md``) as the site serves it, each segment
+    quoted as a link carries it."""
+    return "/".join(quote(part, safe="") for part in path.removesuffix(".md").split("/")) + "/"
+
+
+@dataclass(frozen=True)
+class Shell:
+    """A page of one kind and language as the theme renders it, cut where a page's own parts
+    go: ``parts`` alternate fixed text and the name of what goes between (title, address,
+    body)."""
+
+    parts: tuple[str, ...]
+    digest: str
+    """What the shell is, for the build's manifest: a page is rewritten when its shell moves."""
+
+    def wrap(self, title: str, path: str, body: str) -> str:
+        """A whole page: ``body`` (HTML) inside the shell, titled ``title``, at ``path``."""
+        values = {"title": html.escape(title), "address": page_address(path), "body": body}
+        return "".join(part if n % 2 == 0 else values[part] for n, part in enumerate(self.parts))
+
+
+_SPLIT = re.compile(f"({re.escape(TITLE)}|{re.escape(BODY)}|PLACEHOLDER_ADDRESS)")
+
+
+def _compact(text: str) -> str:
+    """The theme's markup without the indentation and blank lines its templates leave: the
+    shell holds no ``<pre>`` or multi-line script, so the page renders the same, smaller."""
+    return re.sub(r"\n\s+", "\n", text)
+
+
+def capture(folder: Path, kind: str) -> Shell:
+    """The shell of ``kind`` from the built language folder ``folder``, which it leaves without
+    the placeholder page."""
+    page_folder = folder / placeholder_path(kind)
+    text = _compact((page_folder / "index.html").read_text(encoding="utf-8"))
+    text = text.replace(placeholder_path(kind), "PLACEHOLDER_ADDRESS")
+    if PLACEHOLDER in text or text.count(BODY) != 1:
+        raise RuntimeError(f"the theme's {kind} shell has its placeholders where runsite cannot")
+    pieces = _SPLIT.split(text)
+    names = {TITLE: "title", BODY: "body", "PLACEHOLDER_ADDRESS": "address"}
+    parts = tuple(piece if n % 2 == 0 else names[piece] for n, piece in enumerate(pieces))
+    shutil.rmtree(folder / FOLDERS[kind])
+    return Shell(parts, hashlib.sha256(text.encode()).hexdigest())
+
+
+_SHELL_URL = re.compile(rf"<url>(?:(?!</url>).)*?{PLACEHOLDER}.*?</url>\s*", re.DOTALL)
+
+
+def drop_from_sitemaps(out: Path, epoch: int) -> None:
+    """Take the shells out of every sitemap the build wrote (and its gzipped copy)."""
+    for sitemap in sorted(out.rglob("sitemap.xml")):
+        text = _SHELL_URL.sub("", sitemap.read_text(encoding="utf-8"))
+        sitemap.write_text(text, encoding="utf-8")
+        packed = sitemap.with_name("sitemap.xml.gz")
+        if packed.exists():
+            with (
+                packed.open("wb") as target,
+                gzip.GzipFile(
+                    fileobj=target, filename="sitemap.xml", mode="wb", mtime=epoch
+                ) as stream,
+            ):
+                stream.write(text.encode("utf-8"))
