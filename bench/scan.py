@@ -135,7 +135,7 @@ def main() -> None:
         start = time.perf_counter()
         for d in data:
             sought.fields_in(d)
-        timed("  of which searching (ahocorasick-rs)", time.perf_counter() - start, mb)
+        timed("  of which normalising and searching", time.perf_counter() - start, mb)
         if args.scan_only:
             return
         forms = forms_of(strings)

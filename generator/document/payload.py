@@ -18,8 +18,8 @@ and why each is there:
 - **At least 8 characters, surrounding whitespace trimmed**: a shorter string ("yes", "refund")
   turns up on pages by chance, and a renderer trims what surrounds a value.
 - **Nothing the redacted run shows**: a payload string found inside a string (or number) of
-  ``redact(run, disclosure)`` is on the page legitimately (a case id equal to an output), so it
-  is subtracted; it would only ever fail the build for nothing.
+  ``redact(run, disclosure)``, in any case, is on the page legitimately (a case id equal to an
+  output), so it is subtracted; it would only ever fail the build for nothing.
 
 A field is a key path into the full document (``results[2].responses[0].steps[3].call.result``).
 Build logs may be public, so a path names only the keys the schema declares: any other key (of
@@ -65,23 +65,25 @@ def payload_strings(
 
 
 class _Shown:
-    """Every string and number of a redacted run (as JSON writes it), keys included."""
+    """Every string and number of a redacted run (as JSON writes it), keys included, with case
+    folded: the build's scan folds case, so a string shown in any case is shown."""
 
     def __init__(self, redacted: BaseModel) -> None:
         parts: list[str] = []
         _walk(redacted.model_dump(mode="json"), parts)
-        self._parts = parts
-        self._joined = "\0".join(parts)
-        self._longest = max(map(len, parts), default=0)
+        self._parts = [part.casefold() for part in parts]
+        self._joined = "\0".join(self._parts)
+        self._longest = max(map(len, self._parts), default=0)
 
     def holds(self, string: str) -> bool:
         """Whether ``string`` is part of something shown (NUL joins the parts, so a string
         without one cannot match across two)."""
-        if len(string) > self._longest:
+        folded = string.casefold()
+        if len(folded) > self._longest:
             return False
-        if "\0" in string:
-            return any(string in part for part in self._parts)
-        return string in self._joined
+        if "\0" in folded:
+            return any(folded in part for part in self._parts)
+        return folded in self._joined
 
 
 def _walk(value: JsonValue, parts: list[str]) -> None:

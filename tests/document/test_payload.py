@@ -83,6 +83,17 @@ def test_a_string_the_page_shows_is_not_payload_even_where_it_is_an_output_too()
     assert MARKERS["reason"] in payload
 
 
+def test_a_string_the_page_shows_in_another_case_is_not_payload_either():
+    """The build's scan folds case, so a string the page shows in any case is on it by right."""
+    document = a_planted_run()
+    document["results"][0]["case_id"] = "markoutputq1"
+    document["results"][1]["case_id"] = "Prefix-MARKINPUTQ2-Suffix"
+    payload = payload_strings(_run(document), NOTHING)
+    assert "MARKoutputQ1" not in payload
+    assert "MARKinputQ2" not in payload
+    assert MARKERS["reason"] in payload
+
+
 def test_disclosed_items_are_not_payload():
     disclosure = Disclosure(
         run_metadata=["ticket"],
