@@ -12,6 +12,7 @@ from __future__ import annotations
 import json
 import re
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
@@ -70,6 +71,8 @@ def compact(value: Any) -> str:
 
 
 _LONE_SURROGATE = re.compile("[\ud800-\udfff]")
+_SURROGATE_ESCAPE = re.compile(r"\\u[dD][89a-fA-F]")
+"""How a lone surrogate gets into parsed JSON: only as an escape."""
 
 
 def _at_precision(value: Any) -> Any:
@@ -113,7 +116,11 @@ def parse_object(data: bytes) -> dict[str, Any]:
         raise DocumentRefused("", f"a JSON {json_type(value)}, not an object")
     _check_depth(value)
     if numbers.beyond:
-        raise DocumentRefused(_where_beyond(value) or "", BEYOND_PROBLEM)
+        raise DocumentRefused(_where(value, lambda part: part is BEYOND) or "", BEYOND_PROBLEM)
+    if _SURROGATE_ESCAPE.search(text):
+        where = _where(value, lambda part: False, lambda key: bool(_LONE_SURROGATE.search(key)))
+        if where is not None:
+            raise DocumentRefused(where, "a key with a lone surrogate, which is no Unicode text")
     return value
 
 
@@ -145,18 +152,29 @@ class _Numbers:
         return BEYOND
 
 
-def _where_beyond(value: Any, path: str = "") -> str | None:
-    """The key path of the first ``BEYOND`` in ``value``."""
-    if value is BEYOND:
+def _where(
+    value: Any,
+    bad: Callable[[Any], bool],
+    bad_key: Callable[[str], bool] = lambda key: False,
+    path: str = "",
+) -> str | None:
+    """The key path of the first part of ``value`` that is ``bad``, or of the first object key
+    that is ``bad_key`` (as ``path (key)``); None if there is none."""
+    if bad(value):
         return path
-    items: Any = ()
+    found = None
     if isinstance(value, dict):
-        items = ((joined(path, step), value[key]) for key, step in steps(value))
+        for key, step in steps(value):
+            at = joined(path, step)
+            if bad_key(key):
+                return f"{at} (key)"
+            if (found := _where(value[key], bad, bad_key, at)) is not None:
+                return found
     elif isinstance(value, list):
-        items = ((f"{path}[{i}]", item) for i, item in enumerate(value))
-    return next(
-        (where for at, item in items if (where := _where_beyond(item, at)) is not None), None
-    )
+        for index, item in enumerate(value):
+            if (found := _where(item, bad, bad_key, f"{path}[{index}]")) is not None:
+                return found
+    return found
 
 
 def _unique_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:

@@ -303,3 +303,19 @@ def test_a_run_made_in_process_meets_the_same_limits_on_its_numbers(where, value
     assert (
         str(refused.value) == f"{where}: a number beyond ±9,007,199,254,740,991, which no run means"
     )
+
+
+def test_a_key_with_a_lone_surrogate_is_refused_by_place_and_a_value_with_one_is_kept(
+    runsite, tmp_path
+):
+    run = a_run()
+    run["results"][0]["x_vendor"] = {"ok": 1, "bad\ud800key": 2}
+    path = _written(tmp_path, json.dumps(run).encode())
+    result = runsite("validate", str(path))
+    assert result.exit_code == 64
+    assert result.stdout == (
+        f"{path}: results[0].#0.#1 (key): a key with a lone surrogate, which is no Unicode text\n"
+    )
+    run = a_run()
+    run["results"][0]["responses"][0]["output"] = "an emoji cut in half: \ud83d"
+    assert runsite("validate", str(_written(tmp_path, json.dumps(run).encode()))).exit_code == 0
