@@ -319,3 +319,17 @@ def test_a_key_with_a_lone_surrogate_is_refused_by_place_and_a_value_with_one_is
     run = a_run()
     run["results"][0]["responses"][0]["output"] = "an emoji cut in half: \ud83d"
     assert runsite("validate", str(_written(tmp_path, json.dumps(run).encode()))).exit_code == 0
+
+
+def test_run_meets_the_same_door_and_archives_nothing(runsite, archive, tmp_path):
+    from tests.suite._suites import write_suite
+
+    suite = write_suite(tmp_path / "s", cases=[{"id": "a\u2066b"}, {"id": "b"}])
+    head = git(archive, "rev-parse", "HEAD")
+    result = runsite("run", str(suite), "--root", str(archive))
+    assert result.exit_code == 64
+    assert result.stdout == ""
+    assert result.stderr == (
+        "runsite: results[0].case_id: a name with an invisible or control character (U+2066)\n"
+    )
+    assert git(archive, "rev-parse", "HEAD") == head
