@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 
 from generator.cli import cli
 from tests._hostile import arriving
-from tests.conftest import GIT_ENVIRONMENT
+from tests.conftest import git_identity
 
 
 def _runsite(*args: str) -> Result:
@@ -29,9 +29,7 @@ def _runsite(*args: str) -> Result:
 @pytest.fixture(scope="module")
 def root(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
     """One archive that every batch of the module arrives in, as a long-lived one would."""
-    with pytest.MonkeyPatch.context() as patch:
-        for name, value in GIT_ENVIRONMENT.items():
-            patch.setenv(name, value)
+    with git_identity():
         folder = tmp_path_factory.mktemp("fuzzed") / "archive"
         assert _runsite("init", str(folder)).exit_code == 0
         yield folder

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import json
 
+import pytest
+
 from generator.document.codec import read_run
 from generator.document.model import Run
 from generator.document.payload import payload_strings
@@ -73,21 +75,12 @@ def test_nothing_the_redacted_run_shows_is_payload():
     assert [s for s in payload if any(s in part for part in shown)] == []
 
 
-def test_a_string_the_page_shows_is_not_payload_even_where_it_is_an_output_too():
-    document = a_planted_run()
-    document["results"][0]["case_id"] = "MARKoutputQ1"
-    document["results"][1]["case_id"] = "prefix-MARKinputQ2-suffix"
-    payload = payload_strings(_run(document), NOTHING)
-    assert "MARKoutputQ1" not in payload
-    assert "MARKinputQ2" not in payload
-    assert MARKERS["reason"] in payload
-
-
-def test_a_string_the_page_shows_in_another_case_is_not_payload_either():
+@pytest.mark.parametrize("shown_as", [str, str.swapcase], ids=["as it is", "in another case"])
+def test_a_string_the_page_shows_is_not_payload_even_where_it_is_an_output_too(shown_as):
     """The build's scan folds case, so a string the page shows in any case is on it by right."""
     document = a_planted_run()
-    document["results"][0]["case_id"] = "markoutputq1"
-    document["results"][1]["case_id"] = "Prefix-MARKINPUTQ2-Suffix"
+    document["results"][0]["case_id"] = shown_as("MARKoutputQ1")
+    document["results"][1]["case_id"] = shown_as("prefix-MARKinputQ2-suffix")
     payload = payload_strings(_run(document), NOTHING)
     assert "MARKoutputQ1" not in payload
     assert "MARKinputQ2" not in payload
