@@ -1,25 +1,34 @@
 """How long ``runsite build`` takes on a large archive, and what it costs.
 
-Generates an archive of 1,000 runs (30 cases, 6 checks, 5 samples each, recorded answers with
-agent trajectories) spread over 4 suites, then prints: the full build's wall and CPU seconds
-for both languages, the rebuild after one more run arrives, the peak memory of a build, the
-pages built, and the bytes of one run page (raw and gzipped). Each build runs in its own
-process, as a user's would, so its peak memory is its own.
+For each archive size (1,000 and 3,000 runs by default: 30 cases, 6 checks, 5 samples each,
+recorded answers with agent trajectories, spread over 4 suites) it prints:
 
-    .venv/bin/python bench/build.py [--runs N]
+- the full build (no site, no cache beside the archive): wall and CPU seconds, peak memory;
+- the rebuild after one more run arrives: wall and CPU seconds, peak memory;
+- one run page's bytes, raw and gzipped, and the JS and CSS a first visit loads;
+- the ratio of the full build to a jinja2-only render of the same run and comparison pages,
+  timed in this process on a sample of the runs and scaled to all of them.
+
+Each build runs as its own process tree, as a user's would. Peak memory is the largest sum of
+the proportional set sizes (PSS) of the build's processes, sampled every 20 ms: its workers
+share the pages they were forked with, which RSS would count once per process.
+
+    .venv/bin/python bench/build.py [--runs 1000 3000] [--keep DIR]
 """
 
 from __future__ import annotations
 
 import argparse
 import gzip
-import json
 import os
 import random
+import re
 import resource
+import shutil
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
@@ -31,10 +40,18 @@ from _identity import use_bench_identity
 
 from generator.archive import Archive, init_archive
 from generator.document.codec import canonical, read_run
+from generator.document.redact import redact
 from generator.importers import files_of, read_files
+from generator.reading import explain
+from generator.site.build import environment
+from generator.site.labels import LOCALES
+from generator.site.pages import Site, comparison
 
 SUITES = ("support", "billing", "refunds", "search")
 CHECKS = ("contains", "regex", "answers_briefly", "cost_budget", "latency_budget", "tools_called")
+START = datetime(2026, 6, 1, tzinfo=UTC)
+SAMPLE = 40
+"""Runs whose pages the jinja2-only render times."""
 
 
 def _verdict(rng: random.Random, check: str, n: int) -> dict[str, object]:
@@ -64,12 +81,12 @@ def _verdict(rng: random.Random, check: str, n: int) -> dict[str, object]:
 def _response(rng: random.Random, case: int) -> dict[str, object]:
     lookup = {
         "tool": "lookup_order",
-        "arguments": json.dumps({"order": f"A-{case}"}),
+        "arguments": f'{{"order":"A-{case}"}}',
         "result": f"order {case} shipped",
     }
     refund = {
         "tool": "refund",
-        "arguments": json.dumps({"order": f"A-{case}", "amount": rng.randint(5, 90)}),
+        "arguments": f'{{"amount":{rng.randint(5, 90)},"order":"A-{case}"}}',
         "result": "ok",
     }
     return {
@@ -92,7 +109,7 @@ def _response(rng: random.Random, case: int) -> dict[str, object]:
     }
 
 
-def run_document(n: int, start: datetime) -> dict[str, object]:
+def run_document(n: int) -> dict[str, object]:
     """The ``n``th generated run: deterministic, distinct answers, a changing rule now and then."""
     rng = random.Random(n)
     results = [
@@ -110,7 +127,7 @@ def run_document(n: int, start: datetime) -> dict[str, object]:
             "prompts/system.txt": {"sha": "0" * 64, "text": f"system prompt version {n // 100}"}
         },
         "config_hash": f"{(n // 250) + 1:016x}",
-        "created_at": (start + timedelta(minutes=n)).isoformat(timespec="microseconds"),
+        "created_at": (START + timedelta(minutes=n)).isoformat(timespec="microseconds"),
         "environment": "staging",
         "git_commit": f"{n:040x}",
         "judge_config": {"identities": ["function/judges:rubric"]},
@@ -125,76 +142,154 @@ def run_document(n: int, start: datetime) -> dict[str, object]:
     }
 
 
-def _archive(folder: Path, count: int) -> None:
-    init_archive(folder)
-    incoming = folder.parent / "incoming"
-    incoming.mkdir()
-    start = datetime(2026, 6, 1, tzinfo=UTC)
-    for n in range(count):
-        (incoming / f"run{n:05d}.json").write_bytes(canonical(run_document(n, start)))
-    batch = read_files(files_of([incoming]))
+def _receive(folder: Path, files: list[Path]) -> None:
+    batch = read_files(files_of(files))
     Archive(folder).receive(batch.arrivals, batch.refused, skip_invalid=False)
 
 
-_MEASURED = """
-import resource, sys
-from generator.cli import cli
-try:
-    cli.main(sys.argv[1:], prog_name="runsite")
-finally:
-    print(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss, file=sys.stderr)
-"""
-"""``runsite build`` in a process that reports its own peak memory (KiB) as it exits; a
-child's figure from the parent would be the largest child ever, git's import included."""
+def make_archive(folder: Path, count: int) -> None:
+    """An archive of ``count`` generated runs, imported in batches of 500."""
+    init_archive(folder)
+    incoming = folder.parent / "incoming"
+    incoming.mkdir(exist_ok=True)
+    for start in range(0, count, 500):
+        batch = []
+        for n in range(start, min(count, start + 500)):
+            path = incoming / f"run{n:05d}.json"
+            path.write_bytes(canonical(run_document(n)))
+            batch.append(path)
+        _receive(folder, batch)
+        for path in batch:
+            path.unlink()
 
 
-def _build(folder: Path, out: Path) -> tuple[float, float, int]:
-    """Wall seconds, CPU seconds and peak KiB of ``runsite build`` in a process of its own."""
+def _pss(pid: int) -> int:
+    """The proportional set size of ``pid`` and its descendants, in KiB."""
+    total = 0
+    pending = [pid]
+    while pending:
+        current = pending.pop()
+        try:
+            rollup = Path(f"/proc/{current}/smaps_rollup").read_text()
+            total += int(re.search(r"^Pss:\s+(\d+)", rollup, re.M).group(1))  # type: ignore[union-attr]
+            for task in Path(f"/proc/{current}/task").iterdir():
+                children = (task / "children").read_text().split()
+                pending += [int(child) for child in children]
+        except (OSError, AttributeError):
+            continue
+    return total
+
+
+def build(folder: Path, out: Path) -> tuple[float, float, int]:
+    """Wall seconds, CPU seconds and peak PSS (KiB) of ``runsite build`` as a process tree."""
+    command = [sys.executable, "-m", "generator", "build", "--root", str(folder), "--out", str(out)]
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     started = time.perf_counter()
-    done = subprocess.run(
-        [sys.executable, "-c", _MEASURED, "build", "--root", str(folder), "--out", str(out)],
-        check=True,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.PIPE,
-        text=True,
-    )
+    process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    peak = [0]
+
+    def sample() -> None:
+        while process.poll() is None:
+            peak[0] = max(peak[0], _pss(process.pid))
+            time.sleep(0.02)
+
+    sampler = threading.Thread(target=sample)
+    sampler.start()
+    _, errors = process.communicate()
+    sampler.join()
     wall = time.perf_counter() - started
+    if process.returncode != 0:
+        raise SystemExit(f"runsite build failed: {errors.decode()}")
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
-    return wall, cpu, int(done.stderr.strip().splitlines()[-1])
+    return wall, cpu, peak[0]
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--runs", type=int, default=1000)
-    count = parser.parse_args().runs
-    use_bench_identity()
-    with tempfile.TemporaryDirectory() as scratch:
-        folder = Path(scratch) / "archive"
-        folder.mkdir()
-        started = time.perf_counter()
-        _archive(folder, count)
-        print(f"archive of {count} runs made in {time.perf_counter() - started:.1f} s")
-        out = Path(scratch) / "site"
-        wall, cpu, peak = _build(folder, out)
+def first_visit(page: Path, site: Path) -> int:
+    """The bytes of the scripts and stylesheets a first visit of ``page`` loads, the search
+    worker included."""
+    text = page.read_text(encoding="utf-8")
+    links = re.findall(r'<script src="([^"]+)"', text)
+    links += re.findall(r'<link rel="stylesheet" href="([^"]+)"', text)
+    worker = re.search(r'"search": "([^"]+)"', text)
+    links += [worker.group(1)] if worker else []
+    return sum((page.parent / link).resolve().stat().st_size for link in links)
+
+
+def jinja_only(count: int) -> float:
+    """Seconds jinja2 takes to render the run and comparison pages of ``count`` runs, timed on
+    ``SAMPLE`` runs and scaled: the floor a build of these pages can approach."""
+    sites = [Site(environment(), locale) for locale in LOCALES]
+    runs = [redact(read_run(canonical(run_document(n))).run) for n in range(SAMPLE)]
+    readings = [explain(run) for run in runs]
+    compared = [comparison(runs[n], runs[n - 4]) for n in range(4, SAMPLE)]
+    started = time.perf_counter()
+    for site in sites:
+        for n, run in enumerate(runs):
+            site.run(run, runs[n - 4].key if n >= 4 else None, None, readings[n])
+        for n, pair in enumerate(compared, 4):
+            site.diff(runs[n], runs[n - 4], pair)
+    return (time.perf_counter() - started) * count / SAMPLE
+
+
+def measure(count: int, keep: Path | None) -> None:
+    scratch = Path(tempfile.mkdtemp(prefix="runsite-bench-"))
+    try:
+        folder = (keep / f"archive-{count}") if keep else scratch / "archive"
+        if not (folder / "runsite.toml").is_file():
+            folder.mkdir(parents=True, exist_ok=True)
+            started = time.perf_counter()
+            make_archive(folder, count)
+            print(f"archive of {count} runs made in {time.perf_counter() - started:.0f} s")
+        shutil.rmtree(folder / ".runsite", ignore_errors=True)
+        subprocess.run(["git", "-C", str(folder), "reset", "-q", "--hard"], check=True)
+        head = (
+            subprocess.run(
+                ["git", "-C", str(folder), "rev-parse", "HEAD"], check=True, capture_output=True
+            )
+            .stdout.decode()
+            .strip()
+        )
+        out = scratch / "site"
+        wall, cpu, peak = build(folder, out)
         pages = sum(1 for _ in out.rglob("index.html"))
         print(
-            f"full build, en + it: {wall:.1f} s wall, {cpu:.1f} s CPU, {pages} pages, load {os.getloadavg()[0]:.2f}"
+            f"{count} runs, full build, en + it: {wall:.1f} s wall, {cpu:.1f} s CPU, "
+            f"peak {peak / 1024:.0f} MiB, {pages} pages, load {os.getloadavg()[0]:.2f}"
         )
-        extra = folder.parent / "one-more.json"
-        extra.write_bytes(canonical(run_document(count, datetime(2026, 6, 1, tzinfo=UTC))))
-        batch = read_files(files_of([extra]))
-        Archive(folder).receive(batch.arrivals, batch.refused, skip_invalid=False)
-        wall2, cpu2, peak2 = _build(folder, out)
-        print(f"rebuild after one more run: {wall2:.1f} s wall, {cpu2:.1f} s CPU")
-        print(f"peak memory of a build: {max(peak, peak2) / 1024:.0f} MiB")
+        extra = folder.parent / f"one-more-{count}.json"
+        extra.write_bytes(canonical(run_document(count)))
+        _receive(folder, [extra])
+        wall2, cpu2, peak2 = build(folder, out)
+        print(
+            f"{count} runs, rebuild after one more run: {wall2:.2f} s wall, {cpu2:.2f} s CPU, "
+            f"peak {peak2 / 1024:.0f} MiB"
+        )
         key = read_run(extra.read_bytes()).run.key
         page = next((out / "runs" / "acme").glob(f"*/{key}/index.html"))
         raw = page.read_bytes()
         print(f"one run page: {len(raw):,} bytes, {len(gzip.compress(raw)):,} gzipped")
-        total = sum(p.stat().st_size for p in out.rglob("*") if p.is_file())
-        print(f"whole site: {total / 1_048_576:.1f} MiB")
+        print(f"JS and CSS of a first visit: {first_visit(page, out):,} bytes")
+        floor = jinja_only(count)
+        print(
+            f"jinja2 alone, the same pages: {floor:.1f} s; the full build takes {wall / floor:.1f}x"
+        )
+        subprocess.run(["git", "-C", str(folder), "reset", "-q", "--hard", head], check=True)
+        extra.unlink()
+    finally:
+        shutil.rmtree(scratch, ignore_errors=True)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--runs", type=int, nargs="+", default=[1000, 3000])
+    parser.add_argument(
+        "--keep", type=Path, help="Keep the generated archives here, and reuse them."
+    )
+    arguments = parser.parse_args()
+    use_bench_identity()
+    for count in arguments.runs:
+        measure(count, arguments.keep)
 
 
 if __name__ == "__main__":

@@ -1,11 +1,14 @@
-"""How fast ``runsite import`` archives documents, against merely parsing them.
+"""How fast ``runsite import`` archives documents, against merely parsing them, and how fast
+it imports Inspect AI logs.
 
 Generates 1,000 run documents (a real digline run with recorded answers, measured at 1,000
 different moments), imports them into a fresh archive in a temporary folder the way
 ``runsite import`` does, and prints documents per second for the import and for reading the
-same files with ``read_run`` alone, and the ratio of the two.
+same files with ``read_run`` alone, and the ratio of the two. Then it writes 1,000 Inspect
+samples as Inspect writes them (10 zstd ``.eval`` logs of 100 agent samples each, copied from
+the corpus's refund agent) and prints samples per second for importing them.
 
-    .venv/bin/python bench/import.py [--count N]
+    .venv/bin/python bench/import.py [--count N] [--samples N]
 """
 
 from __future__ import annotations
@@ -26,6 +29,8 @@ from _identity import use_bench_identity
 from generator.archive import Archive, init_archive
 from generator.document.codec import read_run
 from generator.importers import files_of, read_files
+from generator.importers.options import Options
+from tests.importers._logs import members, write_eval
 
 SOURCE = (
     Path(__file__).resolve().parents[2]
@@ -47,10 +52,61 @@ def generate(folder: Path, count: int) -> list[Path]:
     return paths
 
 
+AGENT_LOG = Path(__file__).resolve().parents[2] / "shared/corpus/inspect/logs/refund-agent.eval"
+PER_LOG = 100
+
+
+def generate_logs(folder: Path, samples: int) -> list[Path]:
+    """``samples`` agent samples in .eval logs of ``PER_LOG``, each log a second after the last;
+    sample ``n`` is a copy of the corpus log's sample ``n % 5``."""
+    parts = members(AGENT_LOG)
+    header = parts["header.json"]
+    templates = [v for k, v in sorted(parts.items()) if k.startswith("samples/")]
+    created = datetime.fromisoformat(header["eval"]["created"])
+    paths = []
+    for log in range(-(-samples // PER_LOG)):
+        ids = [f"s{n:05d}" for n in range(log * PER_LOG, min(samples, (log + 1) * PER_LOG))]
+        copies = {
+            f"samples/{i}_epoch_1.json": templates[n % len(templates)] | {"id": i}
+            for n, i in enumerate(ids)
+        }
+        moment = (created + timedelta(seconds=log)).isoformat()
+        spec = header["eval"] | {"created": moment, "eval_id": f"bench{log:04d}"}
+        spec["dataset"] = {"samples": len(ids), "sample_ids": ids}
+        paths.append(
+            write_eval(
+                folder / f"log{log:03d}.eval", {"header.json": header | {"eval": spec}} | copies
+            )
+        )
+    return paths
+
+
+def bench_inspect(scratch: Path, samples: int) -> None:
+    incoming = scratch / "logs"
+    incoming.mkdir()
+    paths = generate_logs(incoming, samples)
+    size = sum(path.stat().st_size for path in paths)
+    init_archive(scratch / "inspect-archive")
+    started = time.perf_counter()
+    archive = Archive(scratch / "inspect-archive")
+    batch = read_files(
+        files_of([incoming]), Options(tenant="bench", inspect=archive.config.inspect)
+    )
+    done = archive.receive(batch.arrivals, batch.refused, skip_invalid=False)
+    importing = time.perf_counter() - started
+    assert len(done.arrived) == len(paths) and done.commit, "the bench did not archive every log"
+    print(
+        f"{samples} Inspect samples in {len(paths)} .eval logs, {size / len(paths) / 1024:.1f} KiB each"
+    )
+    print(f"import (one commit):   {samples / importing:8.1f} samples/s ({importing:.2f} s)")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--count", type=int, default=1000)
-    count = parser.parse_args().count
+    parser.add_argument("--samples", type=int, default=1000)
+    arguments = parser.parse_args()
+    count = arguments.count
     use_bench_identity()
     with tempfile.TemporaryDirectory() as scratch:
         incoming = Path(scratch) / "incoming"
@@ -75,6 +131,8 @@ def main() -> None:
     print(f"parse only (read_run): {count / parsing:8.1f} documents/s ({parsing:.2f} s)")
     print(f"import (one commit):   {count / importing:8.1f} documents/s ({importing:.2f} s)")
     print(f"import takes {importing / parsing:.2f}x the time of parsing alone")
+    with tempfile.TemporaryDirectory() as scratch:
+        bench_inspect(Path(scratch), arguments.samples)
 
 
 if __name__ == "__main__":

@@ -13,6 +13,7 @@ import pytest
 from click.testing import CliRunner, Result
 
 from generator.cli import cli
+from tests.suite._fake_provider import install
 
 CORPUS = Path(__file__).resolve().parents[2] / "shared" / "corpus"
 
@@ -82,3 +83,12 @@ def archive(tmp_path: Path, runsite: Callable[..., Result], git_environment: Any
     result = runsite("init", str(root))
     assert result.exit_code == 0, result.output
     return root
+
+
+@pytest.fixture
+def fake_provider(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> str:
+    """The test provider ``fake``, installed the way a package installs one: an entry point in
+    the group ``runsite.providers``, found through a distribution's metadata on the path."""
+    install(tmp_path / "installed")
+    monkeypatch.syspath_prepend(str(tmp_path / "installed"))
+    return "fake"

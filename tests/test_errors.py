@@ -12,6 +12,8 @@ from generator.errors import Refused, RunsiteError
 CAUGHT_WHERE_RAISED = {
     # a target's self-contradicting trajectory: the case errors with its sentence
     "generator.suite.trajectory.TrajectoryError",
+    # an application's response that misstates what the target reads: the case errors
+    "generator.suite.http_target._Unreadable",
     # a kept page that is not what the last build wrote: publish builds everything instead
     "generator.publish._Restart",
 }

@@ -12,6 +12,7 @@ import os
 import subprocess
 import sys
 import sysconfig
+import tomllib
 import venv
 from pathlib import Path
 
@@ -99,3 +100,14 @@ def test_the_installed_wheel_builds_a_site_from_an_archive_outside_the_checkout(
     pages = list((tmp_path / "site" / "runs").rglob("index.html"))
     assert pages and all("md-header" in page.read_text() for page in pages)
     assert (tmp_path / "site" / "javascripts" / "plotly-basic.min.js").is_file()
+
+
+def test_every_folder_of_the_package_is_listed_for_the_wheel():
+    listed = set(
+        tomllib.loads((REPOSITORY / "pyproject.toml").read_text())["tool"]["setuptools"]["packages"]
+    )
+    folders = {
+        ".".join(path.parent.relative_to(REPOSITORY).parts)
+        for path in (REPOSITORY / "generator").rglob("*.py")
+    }
+    assert folders <= listed

@@ -1,4 +1,5 @@
-"""``runsite.toml``: the site's name and language, and the disclosure, reviewed like code."""
+"""``runsite.toml``: the site's name and language, the disclosure, and how Inspect logs are
+judged, reviewed like code."""
 
 from __future__ import annotations
 
@@ -6,12 +7,12 @@ import tomllib
 from pathlib import Path
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import BaseModel, ConfigDict, Field
 
-from generator.document.codec import validation_problem
-from generator.document.record import Name
+from generator.document.codec import validate
+from generator.document.record import Name, Unit
 from generator.document.redacted import NOTHING, Disclosure
-from generator.errors import ArchiveRefused
+from generator.errors import ArchiveRefused, DocumentRefused
 
 Language = Literal["en", "it"]
 
@@ -35,6 +36,27 @@ class Where(BaseModel):
     """The one branch runsite commits to; absent, any branch (never a detached HEAD)."""
 
 
+class Inspect(BaseModel):
+    """The ``[inspect]`` table: the thresholds an imported Inspect log's scorers are judged by.
+
+    Inspect records scores, never a pass mark, so the archive supplies one. A scorer named under
+    ``thresholds`` passes a case where its score reaches that number. Any other scorer whose
+    values are all letters (C, I, P, N) or booleans gets ``categorical``; any other numeric
+    scorer gets 0, which records its score and never fails.
+    """
+
+    model_config = ConfigDict(frozen=True, strict=True, extra="forbid")
+
+    categorical: Unit = 1.0
+    thresholds: dict[Name, Unit] = Field(default_factory=dict)
+
+    def threshold(self, scorer: str, categorical: bool) -> float:
+        """The threshold of ``scorer``, given whether its values are all categorical."""
+        if scorer in self.thresholds:
+            return self.thresholds[scorer]
+        return self.categorical if categorical else 0.0
+
+
 class Config(BaseModel):
     """The whole file. Every key is declared, so a misspelt one is refused, not ignored."""
 
@@ -43,6 +65,7 @@ class Config(BaseModel):
     site: Site
     archive: Where = Field(default=Where())
     disclosure: Disclosure = Field(default=NOTHING)
+    inspect: Inspect = Field(default_factory=Inspect)
 
 
 def read_config(path: Path) -> Config:
@@ -54,16 +77,15 @@ def read_config(path: Path) -> Config:
     except tomllib.TOMLDecodeError as error:
         raise ArchiveRefused(f"{path}: not valid TOML ({error})") from None
     try:
-        return Config.model_validate(data)
-    except ValidationError as error:
-        where, problem = validation_problem(error)  # the file's own keys, named
-        problem = problem.replace("a JSON ", "a TOML ", 1)
-        raise ArchiveRefused(f"{path}: {where}: {problem}") from None
+        return validate(Config, data, name_unknown=True)
+    except DocumentRefused as refused:
+        problem = refused.problem.replace("a JSON ", "a TOML ", 1)
+        raise ArchiveRefused(f"{path}: {refused.where}: {problem}") from None
 
 
 def config_text(name: str, branch: str | None) -> str:
-    """The ``runsite.toml`` that ``init`` writes: a name, English, the branch it starts on, and
-    nothing disclosed."""
+    """The ``runsite.toml`` that ``init`` writes: a name, English, the branch it starts on, the
+    Inspect defaults, and nothing disclosed."""
     archive = (
         ""
         if branch is None
@@ -76,6 +98,12 @@ def config_text(name: str, branch: str | None) -> str:
 name = "{_quoted(name)}"
 language = "en"  # en or it: the language a visitor lands on
 {archive}
+# How imported Inspect logs are judged: a scorer whose values are letters (C/I/P/N) or booleans
+# passes a case where its score (over the epochs) reaches `categorical`; any other numeric
+# scorer never fails unless named in a table [inspect.thresholds], e.g. model_graded_qa = 0.5.
+[inspect]
+categorical = 1.0
+
 # What the site may publish beyond what always travels (ids, scores, statuses, counts...).
 # Empty: nothing more. Keys: run_metadata, score_metadata, artifacts (lists of names),
 # tool_names (true, or a list of the tool names to show).

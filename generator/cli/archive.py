@@ -50,22 +50,34 @@ def init(folder: Path) -> int:
 @cli.command("import")
 @click.argument("paths", nargs=-1, required=True, type=click.Path(path_type=Path))
 @click.option("--skip-invalid", is_flag=True, help="Archive the valid documents; list the rest.")
+@click.option("--tenant", help="The tenant of each Inspect log (else its eval metadata's).")
+@click.option("--suite", help="The suite of each Inspect log (else its task's name).")
 @_root_option
-def import_(paths: tuple[Path, ...], skip_invalid: bool, root: Path | None) -> int:
-    """Archive run documents: files, folders, and digline stores (.digline/), in one commit.
+def import_(
+    paths: tuple[Path, ...],
+    skip_invalid: bool,
+    tenant: str | None,
+    suite: str | None,
+    root: Path | None,
+) -> int:
+    """Archive run documents and Inspect AI logs: files, folders, digline stores (.digline/),
+    .eval and .json logs, in one commit.
 
     One bad document refuses the whole batch, naming every bad file. A store's baseline
-    becomes its suite's reference. Exit 64 if anything was refused or skipped.
+    becomes its suite's reference. An Inspect log is judged by runsite.toml's [inspect]
+    thresholds. Exit 64 if anything was refused or skipped.
 
-    Example: runsite import ~/project/.digline
+    Example: runsite import logs/ --tenant acme
     """
     from generator.archive.views import admission_lines
     from generator.importers import files_of, read_files
+    from generator.importers.options import Options
 
     archive = _open(root)
     files = files_of(paths)
+    options = Options(tenant, suite, archive.config.inspect)
     with _progress(files) as reading:
-        batch = read_files(reading)
+        batch = read_files(reading, options)
     for arrival in batch.arrivals:
         _warn_unknown(Path(arrival.source), arrival.reading.unknown)
     done = archive.receive(batch.arrivals, batch.refused, skip_invalid)

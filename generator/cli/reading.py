@@ -29,7 +29,8 @@ def explain(
     """Say what a run measured, alone or against a reference: facts, never advice.
 
     Exit 0 when nothing got worse, 1 when something got worse than the reference (only with a
-    reference), 2 when something could not be judged. The JSON carries no prose, so --locale
+    reference), 2 when something could not be judged, or when no check pairs with one of the
+    reference (the reading says which could not be paired, and why). The JSON carries no prose, so --locale
     does not change it.
 
     Example: runsite explain runs/acme/support/<key>.json --against runs/acme/support/<ref>.json --locale it
@@ -58,7 +59,8 @@ def explain(
 def diff(left: str, right: str, locale: str, as_json: bool, root: Path | None) -> int:
     """Put two runs of the same rules and judge side by side; neither is the reference.
 
-    Always exit 0, unless the runs cannot be compared (different tenants, rules or judges): 64.
+    Exit 0; 2 when no check of one run pairs with a check of the other, saying why; 64 when
+    the runs cannot be compared (different tenants, rules or judges).
 
     Example: runsite diff runs/acme/support/<key>.json runs/acme/support/<other>.json --json
     """
@@ -66,8 +68,9 @@ def diff(left: str, right: str, locale: str, as_json: bool, root: Path | None) -
     from generator.reading import diff as diff_runs
 
     catalog(locale)
-    _print_reading(diff_runs(_run_at(left, root), _run_at(right, root)), locale, as_json)
-    return 0
+    reading = diff_runs(_run_at(left, root), _run_at(right, root))
+    _print_reading(reading, locale, as_json)
+    return reading.exit_code
 
 
 def _run_at(reference: str, root: Path | None) -> RedactedRun:

@@ -22,7 +22,7 @@ from generator.document.keys import DECLARED, joined, step_to, steps
 from generator.document.migrate import upgrade
 from generator.document.model import Run
 from generator.document.numbers import LARGEST, at_precision, meant
-from generator.document.record import BEYOND_PROBLEM, REFUSAL, json_type
+from generator.document.record import BEYOND_PROBLEM, REFUSAL, carries_extras, json_type
 from generator.document.redacted import RedactedRun
 from generator.errors import DocumentRefused
 
@@ -50,7 +50,8 @@ def read_run(data: bytes) -> Reading:
     schema = declared_schema(doc)
     upgraded = upgrade(doc, schema)
     run = validate(Run, upgraded)
-    return Reading(run, schema, tuple(unknown_keys(run, upgraded)))
+    unknown = tuple(unknown_keys(run, upgraded)) if carries_extras(run) else ()
+    return Reading(run, schema, unknown)
 
 
 def run_bytes(run: Run) -> bytes:
@@ -212,13 +213,17 @@ def declared_schema(doc: dict[str, Any]) -> int:
     return schema
 
 
-def validate(model: type[Model], doc: dict[str, Any]) -> Model:
-    """``model`` built from ``doc``, or the first problem as a refusal naming its key (a key the
-    schema does not declare by its place, see ``keys``)."""
+def validate(model: type[Model], doc: dict[str, Any], name_unknown: bool = False) -> Model:
+    """``model`` built from ``doc``, or the first problem as a refusal naming its key.
+
+    Only in a file the user writes (``name_unknown``) is a key the schema does not declare named;
+    in a run document, where such a key may be payload, it is named by its place (``keys``).
+    """
     try:
         return model.model_validate(doc)
     except ValidationError as error:
-        raise DocumentRefused(*validation_problem(error, doc)) from None
+        placed = None if name_unknown else doc
+        raise DocumentRefused(*validation_problem(error, name_unknown, placed)) from None
 
 
 _EXPECTED = {
@@ -233,24 +238,46 @@ _EXPECTED = {
 }
 
 
-def validation_problem(error: ValidationError, doc: Any = None) -> tuple[str, str]:
-    """Where the first problem is (a key path) and what it is, in our words, never the value.
-
-    Given the ``doc`` that was validated, a key the schema does not declare is named by place.
-    """
-    errors = error.errors(include_url=False)
-    first = errors[0]
-    where = _path(first["loc"]) if doc is None else _document_path(first["loc"], doc)
-    problem = _problem(first)
-    kind, ctx = first["type"], first.get("ctx") or {}
-    if kind == REFUSAL and ctx.get("key"):
-        key = str(ctx["key"])
-        where = f"{where}{key}" if key.startswith("[") or not where else f"{where}.{key}"
-    elif kind.startswith("union_tag"):
-        where = f"{where}.{str(ctx.get('discriminator', '')).strip(chr(39))}"
-    if len(errors) > 1:
-        problem += f" (and {len(errors) - 1} more)"
+def validation_problem(
+    error: ValidationError, name_unknown: bool = False, doc: Any = None
+) -> tuple[str, str]:
+    """Where the first problem is (a key path) and what it is, in our words, never the value."""
+    problems = every_problem(error, name_unknown, doc)
+    where, problem = problems[0]
+    if len(problems) > 1:
+        problem += f" (and {len(problems) - 1} more)"
     return where, problem
+
+
+def every_problem(
+    error: ValidationError, name_unknown: bool = False, doc: Any = None
+) -> list[tuple[str, str]]:
+    """Each problem, as (key path, what is wrong), unknown keys first.
+
+    Unless ``name_unknown``, an unknown key is located at the record that holds it and never
+    named: a key that is not in the schema may itself be payload, and messages reach logs. Given
+    the ``doc`` that was validated, any other key the schema does not declare (of metadata, of a
+    config) is named by its place (``keys``).
+    """
+
+    def path(loc: tuple[int | str, ...]) -> str:
+        return _path(loc) if doc is None else _document_path(loc, doc)
+
+    found = []
+    for item in error.errors(include_url=False):
+        where, problem = path(item["loc"]), _problem(item)
+        kind, ctx = item["type"], item.get("ctx") or {}
+        if kind == "extra_forbidden" and not name_unknown:
+            where = path(item["loc"][:-1])
+        elif kind == REFUSAL and ctx.get("key"):
+            key = str(ctx["key"])
+            where = f"{where}{key}" if key.startswith("[") or not where else f"{where}.{key}"
+        elif kind.startswith("union_tag"):
+            where = f"{where}.{str(ctx.get('discriminator', '')).strip(chr(39))}"
+        if kind == "extra_forbidden" and not name_unknown:
+            problem = "holds a key this record does not declare"
+        found.append((kind != "extra_forbidden", where, problem))
+    return [(where, problem) for _, where, problem in sorted(found, key=lambda f: f[0])]
 
 
 def _path(loc: tuple[int | str, ...]) -> str:

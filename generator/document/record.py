@@ -18,7 +18,8 @@ from __future__ import annotations
 import re
 import unicodedata
 from datetime import UTC, datetime
-from typing import Annotated, Any, ClassVar, Literal, Self
+from functools import cache
+from typing import Annotated, Any, ClassVar, Literal, Self, get_args
 
 from pydantic import (
     AfterValidator,
@@ -427,3 +428,38 @@ def key_of(created_at: str, config_hash: str) -> str:
     letters and digits turned into ``-``, then the rules' hash.
     ``2026-11-29T22:43:20.961326+00:00`` → ``2026-11-29T22-43-20-961326-00-00-<hash>``."""
     return f"{re.sub(r'[^A-Za-z0-9]+', '-', created_at)}-{config_hash}"
+
+
+def carries_extras(value: object) -> bool:
+    """Whether any record in ``value`` holds a key its model does not declare: a quick look
+    before the walk that names them, which only a document with such keys needs. Only the
+    fields that can hold records are looked into (metadata cannot)."""
+    stack = [value]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, BaseModel):
+            if item.__pydantic_extra__:
+                return True
+            fields = item.__dict__
+            stack.extend(fields[name] for name in _record_fields(type(item)))
+        elif isinstance(item, list):
+            stack.extend(item)
+        elif isinstance(item, dict):
+            stack.extend(item.values())
+    return False
+
+
+@cache
+def _record_fields(model: type[BaseModel]) -> tuple[str, ...]:
+    """The fields of ``model`` whose values can hold records."""
+    return tuple(
+        name
+        for name, field in model.__pydantic_fields__.items()
+        if _holds_records(field.annotation)
+    )
+
+
+def _holds_records(annotation: object) -> bool:
+    if isinstance(annotation, type) and issubclass(annotation, BaseModel):
+        return True
+    return any(_holds_records(argument) for argument in get_args(annotation))

@@ -1,7 +1,7 @@
 """Importers: each format runsite reads into the archive, and which one a file belongs to.
 
-An importer is a module with ``NAME``, ``claims(path) -> bool`` and ``read(path) -> Arrival``.
-They read and never write; the archive decides what is kept.
+An importer is a module with ``NAME``, ``claims(path) -> bool`` and ``read(path, options) ->
+Arrival``. They read and never write; the archive decides what is kept.
 """
 
 from __future__ import annotations
@@ -13,10 +13,12 @@ from types import ModuleType
 
 from generator.archive import Arrival
 from generator.errors import DocumentRefused, Refused
-from generator.importers import digline
+from generator.importers import digline, inspect_ai
+from generator.importers.options import Options
 
-IMPORTERS: tuple[ModuleType, ...] = (digline,)
-"""In the order they are asked; the first that claims a file reads it."""
+IMPORTERS: tuple[ModuleType, ...] = (inspect_ai, digline)
+"""In the order they are asked; the first that claims a file reads it (an Inspect ``.json`` log
+is told by its first bytes, so it is asked before digline, which claims any ``.json``)."""
 
 
 @dataclass
@@ -52,15 +54,17 @@ def files_of(paths: Iterable[Path]) -> list[Path]:
     return found
 
 
-def read_files(files: Iterable[Path]) -> Batch:
+def read_files(files: Iterable[Path], options: Options | None = None) -> Batch:
     """Every file read by its importer; a file no importer claims is refused by name."""
     batch = Batch()
     for path in files:
         importer = detect(path)
         try:
             if importer is None:
-                raise DocumentRefused("", "not a format runsite imports (a digline .json)")
-            batch.arrivals.append(importer.read(path))
+                raise DocumentRefused(
+                    "", "not a format runsite imports (a digline .json, an Inspect .eval or .json)"
+                )
+            batch.arrivals.append(importer.read(path, options or Options()))
         except DocumentRefused as refused:
             batch.refused.append(refused.located(refused.source or str(path)))
     return batch

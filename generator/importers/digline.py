@@ -13,6 +13,7 @@ from generator.archive import Arrival
 from generator.document.codec import read_run
 from generator.errors import DocumentRefused
 from generator.files import read_bytes
+from generator.importers.options import Options
 
 NAME = "digline"
 STORE = ".digline"
@@ -23,11 +24,20 @@ def claims(path: Path) -> bool:
     return path.suffix == ".json" and (STORE not in path.parts or _in_store(path) is not None)
 
 
-def read(path: Path) -> Arrival:
-    """One document, read, migrated and validated; a refusal names the file."""
+def read(path: Path, options: Options) -> Arrival:
+    """One document, read, migrated and validated; a refusal names the file.
+
+    A document names its own tenant and suite: one that contradicts ``--tenant`` or ``--suite``
+    is refused, since the archive keeps its bytes as they are.
+    """
     data = read_bytes(path)
     try:
         reading = read_run(data)
+        for key, given in (("tenant", options.tenant), ("suite", options.suite)):
+            if given is not None and getattr(reading.run, key) != given:
+                raise DocumentRefused(
+                    key, f"not the --{key} given; a digline document keeps its own"
+                )
     except DocumentRefused as refused:
         raise refused.located(str(path)) from None
     return Arrival(str(path), data, reading, baseline=_in_store(path) == "baselines")

@@ -31,6 +31,7 @@ from importlib.resources import files
 from pathlib import Path
 
 from generator.archive import Archive
+from generator.document.payload import payload_strings
 from generator.document.redacted import Disclosure
 from generator.errors import DocumentRefused, Refused
 from generator.publish.apply import building, replace, update
@@ -56,10 +57,10 @@ from generator.publish.work import (
     run_in_processes,
     wrap,
 )
-from generator.site.build import TEMPLATES, SiteSettings, build_pages, environment
+from generator.site.build import ASSETS, TEMPLATES, SiteSettings, build_pages, environment
 from generator.site.labels import LOCALES
 from generator.site.pages import Site, SuiteRuns, diff_path, run_path
-from generator.site.scan import Leak, Sought, shipped_files
+from generator.site.scan import Leak, Sought
 from generator.site.sieve import Sieve
 from generator.site.summary import RunSummary
 
@@ -72,12 +73,15 @@ WRAPS = 256
 """Pages a process wraps and sieves in one go."""
 
 
-def _package(name: str) -> Path:
-    return Path(str(files(name)))
+THEME = Path(str(files("material"))) / "templates"
 
 
-SHIPPED = (_package("material") / "templates", TEMPLATES / "assets")
-"""Folders whose files the site copies verbatim: the theme and runsite's own assets."""
+def shipped(file: str, data: bytes) -> bool:
+    """Whether the site's ``file`` is a verbatim copy of what the theme or runsite ships (its
+    scripts, styles, fonts): it cannot carry a run's data, and its words ("currency",
+    "delivered") would only fail the build for nothing."""
+    source = TEMPLATES / "assets" / ASSETS[file] if file in ASSETS else THEME / file
+    return source.is_file() and source.read_bytes() == data
 
 
 class LeakRefused(Refused):
@@ -208,13 +212,13 @@ def _confirm(
     exactly in each file."""
     by_run: dict[int, list[str]] = {}
     for found in candidates:
-        for run in found.runs:
-            by_run.setdefault(run, []).append(found.file)
+        for index in found.runs:
+            by_run.setdefault(index, []).append(found.file)
     leaks: set[Leak] = set()
     with Blobs(head.git_dir) as blobs:
         for index, files in sorted(by_run.items()):
-            _, strings = read_run_of(head.runs[index], blobs, disclosure)
-            sought = Sought(strings)
+            full, redacted = read_run_of(head.runs[index], blobs, disclosure)
+            sought = Sought(payload_strings(full, disclosure, redacted))
             for file in files:
                 leaks |= {Leak(file, f) for f in sought.fields_in(where[file].read_bytes())}
     return sorted(leaks)
@@ -289,7 +293,9 @@ class _Build:
             read = {blob for blob, summary in cached.items() if summary is None} | arrived
             tick = progress(len(head.runs) + len(render))
             context = Context(head.git_dir, self.disclosure, self.cache, staging)
-            summaries, payload = self._read(context, _chunks(plan, render, read, arrived), tick)
+            summaries, payload, bodies = self._read(
+                context, _chunks(plan, render, read, arrived), tick
+            )
             summaries = {**{b: s for b, s in cached.items() if s is not None}, **summaries}
             self._check_moments(summaries, moments)
             history = [
@@ -309,12 +315,14 @@ class _Build:
                 for site in sites
                 for page in [site.home(history), *(site.suite(h) for h in history)]
             ]
-            built, context.shells = build_pages(pages, history, self.settings, staging)
+            built, context.shells = build_pages(
+                pages, history, self.settings, staging, self.cache.templates
+            )
             captured = digest(sorted(shell.digest for shell in context.shells.values()))
             if old is not None and old.shells == shells and old.captured != captured:
                 raise _Restart()
             context.sieve = Sieve([self.cache.keys(listed.blob) for listed in head.runs])
-            written = self._wrap(context, render, tick)
+            written = self._wrap(context, bodies, tick)
             leaks = self._sieve_rest(context, built, written)
             kept = sorted({job.file for job in everything} - {w.file for w in written})
             if old is not None:
@@ -359,20 +367,23 @@ class _Build:
 
     def _read(
         self, context: Context, chunks: list[Chunk], tick: Callable[[], None]
-    ) -> tuple[dict[str, RunSummary], dict[str, str]]:
-        """Read the chunks in parallel: the summaries of the runs read, and the payload of the
-        runs that arrived."""
+    ) -> tuple[dict[str, RunSummary], dict[str, str], list[Path]]:
+        """Read the chunks in parallel: the summaries of the runs read, the payload of the
+        runs that arrived, and the files of bodies written."""
         summaries: dict[str, RunSummary] = {}
         payload: dict[str, str] = {}
+        bodies: list[Path] = []
         for chunk, result in zip(
             chunks, run_in_processes(context, read_chunk, chunks, self.jobs), strict=True
         ):
             summaries.update(result.summaries)
             for strings in result.payload.values():
                 payload.update(strings)
+            if result.bodies:
+                bodies.append(result.bodies)
             for _ in chunk.runs:
                 tick()
-        return summaries, payload
+        return summaries, payload, bodies
 
     def _check_moments(
         self, summaries: Mapping[str, RunSummary], moments: Mapping[str, datetime]
@@ -385,10 +396,10 @@ class _Build:
                 ).located(listed.path)
 
     def _wrap(
-        self, context: Context, render: Sequence[PageJob], tick: Callable[[], None]
+        self, context: Context, bodies: Sequence[Path], tick: Callable[[], None]
     ) -> list[Written]:
         written: list[Written] = []
-        for batch in run_in_processes(context, wrap, batches(render, WRAPS), self.jobs):
+        for batch in run_in_processes(context, wrap, bodies, self.jobs):
             written += batch
             for _ in batch:
                 tick()
@@ -397,13 +408,12 @@ class _Build:
     def _sieve_rest(self, context: Context, built: Path, written: Sequence[Written]) -> list[Leak]:
         """Sieve what mkdocs wrote, then confirm every file the sieve let through."""
         assert context.sieve is not None
-        shipped = shipped_files(*SHIPPED)
         where = {w.file: built / w.file for w in written}
         candidates = [w for w in written if w.runs]
         pages = {w.file for w in written}
         for file, path in _site_files(built).items():
             data = path.read_bytes()
-            if file in pages or content_digest(data) in shipped:
+            if file in pages or shipped(file, data):
                 continue
             runs = context.sieve.runs_in(data)
             if runs:

@@ -11,20 +11,24 @@ alone, so they do not depend on how the work was divided or how many processes d
 from __future__ import annotations
 
 import json
+import tempfile
 from collections.abc import Callable, Iterator, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 from multiprocessing import get_context
 from pathlib import Path
 from typing import TypeVar
 
 from generator.document.codec import read_run
-from generator.document.payload import payload_strings
+from generator.document.model import Run
+from generator.document.payload import payload_candidates, payload_strings
 from generator.document.redact import redact
 from generator.document.redacted import Disclosure, RedactedRun
 from generator.errors import DocumentRefused
 from generator.publish.cache import RunCache
 from generator.publish.plan import PageJob, content_digest
 from generator.publish.source import Blobs, Listed
+from generator.reading import explain
+from generator.reading.facts import Reading
 from generator.site.build import environment
 from generator.site.labels import LOCALES
 from generator.site.pages import Body, Site, comparison, diff_path
@@ -52,11 +56,12 @@ class Chunk:
 
 @dataclass(frozen=True)
 class Read:
-    """What a chunk learnt: summaries of the runs read, and payload strings asked for."""
+    """What a chunk learnt: summaries of the runs read, payload strings asked for, and the
+    file its pages' bodies wait in for their shells (None when it wrote none)."""
 
     summaries: dict[str, RunSummary]
     payload: dict[str, dict[str, str]]
-    bodies: int
+    bodies: Path | None
 
 
 @dataclass
@@ -114,10 +119,8 @@ def run_in_processes(
         _context = None
 
 
-def read_run_of(
-    listed: Listed, blobs: Blobs, disclosure: Disclosure
-) -> tuple[RedactedRun, dict[str, str]]:
-    """A committed run, redacted, and its payload strings; a refusal names its file."""
+def read_run_of(listed: Listed, blobs: Blobs, disclosure: Disclosure) -> tuple[Run, RedactedRun]:
+    """A committed run, and its redaction; a refusal names its file."""
     try:
         run = read_run(blobs.read(listed.blob)).run
     except DocumentRefused as refused:
@@ -126,12 +129,7 @@ def read_run_of(
         raise DocumentRefused(
             "created_at", "the run's tenant, suite and key do not match its place in runs/"
         ).located(listed.path)
-    redacted = redact(run, disclosure)
-    return redacted, payload_strings(run, disclosure, redacted)
-
-
-def _body_file(staging: Path, job: PageJob) -> Path:
-    return staging / "bodies" / job.file
+    return run, redact(run, disclosure)
 
 
 def read_chunk(chunk: Chunk) -> Read:
@@ -140,17 +138,18 @@ def read_chunk(chunk: Chunk) -> Read:
     held: dict[str, RedactedRun] = {}
     summaries: dict[str, RunSummary] = {}
     payload: dict[str, dict[str, str]] = {}
-    bodies = 0
+    bodies: list[tuple[PageJob, Body]] = []
 
     def redacted(listed: Listed) -> RedactedRun:
         if listed.blob not in held:
-            run, strings = read_run_of(listed, blobs, context.disclosure)
-            summary = summarise(run)
-            context.cache.keep(listed.blob, summary, payload_keys(strings))
+            run, redacted = read_run_of(listed, blobs, context.disclosure)
+            summary = summarise(redacted)
+            keys = payload_keys(payload_candidates(run, context.disclosure))
+            context.cache.keep(listed.blob, summary, keys)
             summaries[listed.blob] = summary
             if listed.blob in chunk.arrived:
-                payload[listed.blob] = strings
-            held[listed.blob] = run
+                payload[listed.blob] = payload_strings(run, context.disclosure, redacted)
+            held[listed.blob] = redacted
         return held[listed.blob]
 
     previous = chunk.previous
@@ -158,20 +157,27 @@ def read_chunk(chunk: Chunk) -> Read:
         jobs = chunk.jobs.get(listed.blob, ())
         if listed.blob in chunk.read or jobs:
             run = redacted(listed)
+            readings: dict[str, tuple[Reading | None, str | None]] = {}
             for job in jobs:
                 site = sites[LOCALES.index(job.locale)]
                 other = _compared(job, run, previous, chunk.reference, redacted)
                 if other is None:
-                    body = site.run(run, previous.key if previous else None, _key(chunk.reference))
+                    if run.key not in readings:
+                        readings[run.key] = (explain(run), None)
+                    alone = readings[run.key][0]
+                    assert alone is not None
+                    before = previous.key if previous else None
+                    body = site.run(run, before, _key(chunk.reference), alone)
                 else:
-                    body = site.diff(run, other, comparison(run, other))
-                _stage(context.staging, job, body)
-                bodies += 1
+                    if other.key not in readings:
+                        readings[other.key] = comparison(run, other)
+                    body = site.diff(run, other, readings[other.key])
+                bodies.append((job, body))
         keep = {listed.blob} | ({chunk.reference.blob} if chunk.reference else set())
         for blob in [b for b in held if b not in keep]:
             del held[blob]
         previous = listed
-    return Read(summaries, payload, bodies)
+    return Read(summaries, payload, _stage(context.staging, bodies))
 
 
 def _key(listed: Listed | None) -> str | None:
@@ -194,10 +200,17 @@ def _compared(
     raise AssertionError(f"no run for {job.path}")
 
 
-def _stage(staging: Path, job: PageJob, body: Body) -> None:
-    target = _body_file(staging, job)
-    target.parent.mkdir(parents=True, exist_ok=True)
-    target.write_text(json.dumps(body.title) + "\n" + body.html, encoding="utf-8")
+def _stage(staging: Path, bodies: Sequence[tuple[PageJob, Body]]) -> Path | None:
+    """Keep a chunk's bodies in one file until the shells exist: one file a chunk, not one a
+    page, because opening files is what costs most here."""
+    if not bodies:
+        return None
+    folder = staging / "bodies"
+    folder.mkdir(exist_ok=True)
+    target = Path(tempfile.mkstemp(dir=folder, suffix=".json")[1])
+    rows = [[asdict(job), body.title, body.html] for job, body in bodies]
+    target.write_text(json.dumps(rows, ensure_ascii=False), encoding="utf-8")
+    return target
 
 
 @dataclass(frozen=True)
@@ -211,18 +224,20 @@ class Written:
     """For a kept file: the fields of the arrived runs' payload it carries."""
 
 
-def wrap(jobs: Sequence[PageJob]) -> list[Written]:
-    """Put each staged body in its shell, write the page, and sieve it."""
+def wrap(source: Path) -> list[Written]:
+    """Put each body of a chunk in its shell, write the page, and sieve it."""
     context, _, _ = _shared()
     assert context.shells is not None and context.sieve is not None
     written = []
-    for job in jobs:
-        source = _body_file(context.staging, job).read_text(encoding="utf-8")
-        title, body = source.split("\n", 1)
-        page = context.shells[(job.locale, job.kind)].wrap(json.loads(title), job.path, body)
+    made: set[Path] = set()
+    for fields, title, body in json.loads(source.read_text(encoding="utf-8")):
+        job = PageJob(**fields)
+        page = context.shells[(job.locale, job.kind)].wrap(title, job.path, body)
         data = page.encode("utf-8")
         target = context.staging / "site" / job.file
-        target.parent.mkdir(parents=True, exist_ok=True)
+        if target.parent not in made:
+            target.parent.mkdir(parents=True, exist_ok=True)
+            made.add(target.parent)
         target.write_bytes(data)
         written.append(
             Written(job.file, content_digest(data), frozenset(context.sieve.runs_in(data)))

@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterator
 from dataclasses import dataclass
+from weakref import ReferenceType, ref
 
 from generator.document.record import Calibration
 from generator.document.redacted import RedactedRun, RedactedVerdict
@@ -58,7 +59,22 @@ class Check:
 
 
 def checks_of(run: RedactedRun) -> list[Check]:
-    """Every verdict of ``run``, located, in reading order."""
+    """Every verdict of ``run``, located, in reading order (made once per run: a reading asks
+    for them several times)."""
+    held = _located.get(id(run))
+    if held is not None and held[0]() is run:
+        return held[1]
+    found = _locate(run)
+    _located[id(run)] = (ref(run), found)
+    for key in [key for key, (alive, _) in _located.items() if alive() is None]:
+        del _located[key]
+    return found
+
+
+_located: dict[int, tuple[ReferenceType[RedactedRun], list[Check]]] = {}
+
+
+def _locate(run: RedactedRun) -> list[Check]:
     found: list[Check] = []
     for case in run.results:
         seen: Counter[str] = Counter()

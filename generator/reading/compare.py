@@ -4,10 +4,12 @@ Each slot is classified by the first rule that applies:
 
 1. only one run has it: ``new`` or ``missing``;
 2. either side errored: ``errored``;
-3. the status flipped between pass and fail: ``regressed`` or ``improved``. A flip is never
-   noise, whatever the tolerance or the intervals say;
-4. a whole-run check whose denominator (``considered``) moved is never ``unchanged``: it moved
-   by the sign of its delta, or, with no delta, only its denominator moved;
+3. the status flipped from pass to fail: ``regressed``; from fail to pass: ``improved``, unless
+   its denominator moved (rule 4). A flip is never noise, whatever the tolerance or the
+   intervals say;
+4. a whole-run check that looked at as many cases as its reference's but counted a different
+   number of them (``considered``) measured something else: ``denominator_moved``, neither
+   better nor worse, never ``unchanged``;
 5. the movement is within the **current** run's tolerance: ``unchanged`` (what was declared
    acceptable comes before what was measured);
 6. the new score lies inside the **reference's** noise floor: ``within_noise``;
@@ -65,9 +67,28 @@ class Movement:
         return self.pair.right
 
 
-def _considered(verdict: RedactedVerdict) -> int | None:
-    count = verdict.metadata.get("considered")
+_EXCLUDED = (
+    "suspended_excluded",
+    "errored_excluded",
+    "unlabelled_excluded",
+    "canary_excluded",
+    "calibration_excluded",
+)
+
+
+def _count(verdict: RedactedVerdict, key: str) -> int | None:
+    count = verdict.metadata.get(key)
     return count if isinstance(count, int) and not isinstance(count, bool) else None
+
+
+def _denominators(before: RedactedVerdict, now: RedactedVerdict) -> tuple[int, int] | None:
+    """The reference's and the run's ``considered`` counts, when both looked at the same number
+    of cases and counted a different number of them; None otherwise."""
+    was, count = _count(before, "considered"), _count(now, "considered")
+    if was is None or count is None or was == count:
+        return None
+    seen = [c + sum(_count(v, k) or 0 for k in _EXCLUDED) for c, v in ((was, before), (count, now))]
+    return (was, count) if seen[0] == seen[1] else None
 
 
 def _movement(pair: Pair) -> Movement | None:
@@ -81,20 +102,20 @@ def _movement(pair: Pair) -> Movement | None:
         return Movement(pair, "missing")
     if errored:
         return Movement(pair, "errored")
-    if before.verdict.status != now.verdict.status:
-        return Movement(pair, "improved" if now.verdict.status == "pass" else "regressed", True)
     delta = at_precision(now.score - before.score)
-    direction: Outcome = "regressed" if delta < 0 else "improved"
-    was, count = _considered(before.verdict), _considered(now.verdict)
-    if now.case is None and was is not None and count is not None and was != count:
-        outcome: Outcome = direction if delta else "denominator_moved"
-        return Movement(pair, outcome, delta=delta, denominators=(was, count))
+    moved = _denominators(before.verdict, now.verdict) if now.case is None else None
+    if before.verdict.status != now.verdict.status:
+        if now.verdict.status == "pass" and moved is not None:
+            return Movement(pair, "denominator_moved", delta=delta, denominators=moved)
+        return Movement(pair, "improved" if now.verdict.status == "pass" else "regressed", True)
+    if moved is not None:
+        return Movement(pair, "denominator_moved", delta=delta, denominators=moved)
     if within(abs(delta), now.verdict.tolerance):
         return Movement(pair, "unchanged", delta=delta)
     floor = noise_floor(before)
     if floor is not None and within(floor[0], now.score) and within(now.score, floor[1]):
         return Movement(pair, "within_noise", delta=delta, floor=floor)
-    return Movement(pair, direction, delta=delta)
+    return Movement(pair, "regressed" if delta < 0 else "improved", delta=delta)
 
 
 def movements(run: RedactedRun, reference: RedactedRun) -> list[Movement]:

@@ -1,6 +1,7 @@
 """``diff``: two runs side by side, neither of them the reference, and no verdict on either.
 
-The report is symmetric: ``diff(b, a)`` says what ``diff(a, b)`` says with left and right
+Checks that could not be paired come first, with why (see ``pairing``). The report is
+symmetric: ``diff(b, a)`` says what ``diff(a, b)`` says with left and right
 swapped, in the same order. Per check, in this order of rules: a check only one run has; a
 check either run could not judge (favours neither); a pass/fail flip, which favours the
 passing side whatever the scores; a gap within the larger of the two tolerances; otherwise
@@ -21,6 +22,7 @@ from generator.document.numbers import at_precision, within
 from generator.document.redacted import RedactedRun
 from generator.reading.checks import Check, Pair, pairs
 from generator.reading.facts import Fact, Kind, Param, Reading, fact
+from generator.reading.pairing import identity_names, pairing_facts
 from generator.reading.refusals import refuse_unlike
 from generator.reading.samples import Interval, overlap
 
@@ -53,7 +55,8 @@ def diff(left: RedactedRun, right: RedactedRun) -> Reading:
     favoured = [r for r in rows if r.standing == "favours"]
     sampled = [r for r in favoured if r.intervals is not None]
     overlapping = [r for r in sampled if r.overlaps]
-    facts: list[Fact] = []
+    facts = pairing_facts(left, right, "head")
+    apart = identity_names(left, right)
     if overlapping:
         facts.append(fact("head", "diff.head.overlap", count=len(overlapping), pairs=len(sampled)))
         facts += [_overlap(r) for r in overlapping]
@@ -73,7 +76,13 @@ def diff(left: RedactedRun, right: RedactedRun) -> Reading:
         beyond = [r for r in sampled if not r.overlaps]
         facts.append(fact("head", "diff.head.exceeds", **_sides(beyond), pairs=len(sampled)))
     for standing in ("favours", "errored", "only", "within"):
-        facts += [f for r in rows if r.standing == standing for f in _row_fact(r)]
+        facts += [
+            f
+            for r in rows
+            if r.standing == standing
+            and not (standing == "only" and r.pair.named.verdict.assertion in apart)
+            for f in _row_fact(r)
+        ]
     return Reading("diff", left.key, right.key, tuple(facts))
 
 

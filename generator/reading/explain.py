@@ -3,8 +3,9 @@
 Alone, it says what ran, how it was set up, what it found and what its samples show, and it
 never speaks of any other run. Against a reference, a different judge comes first, before any
 number, because it qualifies every score after it; then a re-judged run, for the same reason;
-then the tallies, what differed underneath, and what moved. The rules count as the same only
-when the rules' hash is the same and no check's threshold, tolerance or samples differ.
+then the tallies (with the checks that could not be paired, and why), what differed
+underneath, and what moved. The rules count as the same only when the rules' hash is the same
+and no check's threshold, tolerance or samples differ.
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ from generator.document.redacted import RedactedRun
 from generator.reading import alone, compare
 from generator.reading.checks import checks_of
 from generator.reading.facts import Fact, Kind, Reading, fact
+from generator.reading.pairing import identity_names, pairing_facts
 from generator.reading.refusals import refuse_crossing
 from generator.reading.settings import judge_facts, rule_facts, underneath
 
@@ -33,7 +35,17 @@ def explain(run: RedactedRun, reference: RedactedRun | None = None) -> Reading:
     judge = judge_facts(reference, run)
     lead = [fact("ran", "tally.judge_changed")] if _judge_changed(judge) else []
     moved = compare.movements(run, reference)
-    rules = rule_facts(reference, run)
+    apart = identity_names(reference, run)
+    told = [
+        m
+        for m in moved
+        if not (m.outcome in ("new", "missing") and m.pair.named.verdict.assertion in apart)
+    ]
+    rules = [
+        f
+        for f in rule_facts(reference, run)
+        if not (f.kind in _ADDED_OR_REMOVED and f.params["check"] in apart)
+    ]
     same: Kind = "tally.rules.same"
     if rules or run.config_hash != reference.config_hash:
         same = "tally.rules.changed"
@@ -42,17 +54,22 @@ def explain(run: RedactedRun, reference: RedactedRun | None = None) -> Reading:
         *alone.rejudged(run),
         *alone.tallies(run),
         *compare.tally(moved),
+        *pairing_facts(reference, run, "ran"),
         fact("ran", same),
         *alone.unpriced(run),
         *underneath(reference, run, judge, rules),
         *compare.moved_facts(
-            moved,
+            told,
             alone.calibration_missed("moved", checks_of(run)),
             alone.suspended("moved", run),
         ),
         *alone.sampled(run),
     ]
     return Reading("reference", run.key, reference.key, tuple(facts))
+
+
+_ADDED_OR_REMOVED = frozenset({"setting.rule.added", "setting.rule.removed"})
+"""Rule facts a check under two identities would otherwise get twice, once per identity."""
 
 
 def _judge_changed(judge: list[Fact]) -> bool:

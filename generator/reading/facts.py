@@ -41,6 +41,9 @@ Kind = Literal[
     "tally.moved",
     "tally.denominator_moved",
     "tally.within_noise",
+    "tally.unpaired",
+    "tally.nothing_paired",
+    "check.unpaired.identity",
     "tally.rules.same",
     "tally.rules.changed",
     "tally.unpriced.target",
@@ -140,6 +143,8 @@ UNJUDGED: frozenset[Kind] = frozenset(
     {"tally.unjudged", "tally.nothing_judged", "tally.calibration"}
 )
 """Kinds that mean something in the run could not be judged: exit 2."""
+UNPAIRED: frozenset[Kind] = frozenset({"tally.nothing_paired"})
+"""Kinds that mean no check could be compared at all: exit 2, a diff included."""
 
 
 @dataclass(frozen=True)
@@ -181,11 +186,12 @@ class Reading:
 def exit_code(scope: Scope, facts: tuple[Fact, ...]) -> int:
     """0 fine, 1 worse than the reference, 2 something could not be judged; 1 outranks 2.
 
-    Only a reading against a reference can say worse, and a diff never gates.
+    Only a reading against a reference can say worse, and a diff never gates, except to say
+    that nothing paired: then nothing was compared, which is never fine.
     """
     kinds = {f.kind for f in facts}
     if scope == "reference" and kinds & WORSE:
         return 1
-    if scope != "diff" and kinds & UNJUDGED:
+    if (scope != "diff" and kinds & UNJUDGED) or kinds & UNPAIRED:
         return 2
     return 0

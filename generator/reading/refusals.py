@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from generator.document.redacted import RedactedRun
 from generator.errors import Refused
+from generator.reading.pairing import nothing_paired
 from generator.reading.settings import rule_moves
 
 NAMED_RULES = 5
@@ -45,9 +46,13 @@ def refuse_crossing(one: RedactedRun, other: RedactedRun) -> None:
 
 
 def refuse_unlike(left: RedactedRun, right: RedactedRun) -> None:
-    """Refuse a diff across rules (naming up to five that moved) or across judges."""
+    """Refuse a diff across rules (naming up to five that moved) or across judges.
+
+    Two runs of which no check pairs are not refused: the diff says why nothing pairs, and that
+    nothing could be judged.
+    """
     refuse_crossing(left, right)
-    if left.config_hash != right.config_hash:
+    if left.config_hash != right.config_hash and not nothing_paired(left, right):
         moved = [move.label for move in rule_moves(left, right)]
         named = ", ".join(moved[:NAMED_RULES]) or "none that the verdicts show"
         more = f" (and {len(moved) - NAMED_RULES} more)" if len(moved) > NAMED_RULES else ""

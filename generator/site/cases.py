@@ -95,15 +95,19 @@ class Trajectory:
     number: int
     steps: tuple[Step, ...]
     oversize: bool
-    taken_by: tuple[tuple[str, str], ...]
-    """(case id, answer numbers) for every case with an answer that took it."""
+    every: tuple[str, ...]
+    """The cases all of whose answers took it."""
+    some: tuple[tuple[str, str], ...]
+    """(case id, answer numbers) for the cases only some of whose answers took it."""
 
 
 def trajectories(run: RedactedRun, t: Mapping[str, str]) -> list[Trajectory]:
     """The run's distinct skeletons in order of first appearance; answers too large to record
     form a group of their own."""
     groups: dict[tuple[bool, tuple[Step, ...]], dict[str, list[int]]] = {}
+    answers: dict[str, int] = {}
     for case in run.results:
+        answers[case.case_id] = len(case.responses or ())
         for n, response in enumerate(case.responses or (), 1):
             if response.oversize:
                 key: tuple[bool, tuple[Step, ...]] = (True, ())
@@ -117,15 +121,22 @@ def trajectories(run: RedactedRun, t: Mapping[str, str]) -> list[Trajectory]:
             number,
             steps,
             oversize,
-            tuple((case_id, _spans(numbers)) for case_id, numbers in cases.items()),
+            tuple(case for case, taken in cases.items() if len(taken) == answers[case]),
+            tuple(
+                (case, _spans(taken)) for case, taken in cases.items() if len(taken) < answers[case]
+            ),
         )
         for number, ((oversize, steps), cases) in enumerate(groups.items(), 1)
     ]
 
 
-def case_matrix(run: RedactedRun) -> tuple[list[str], list[dict[str, Any]]]:
+def case_matrix(
+    run: RedactedRun, marked: set[tuple[str, str]]
+) -> tuple[list[str], list[dict[str, Any]]]:
     """The case × check matrix of a run page: check names, then a row per case with one cell
-    per check, ``(status letter, score)`` or None where the case has no such verdict."""
+    per check, ``(class, score)`` or None where the case has no such verdict. A cell's class
+    is its status letter, ``l`` after it where the check is on the line (``marked``), and
+    nothing for a pass off the line, the commonest cell by far."""
     names = list(dict.fromkeys(v.assertion for case in run.results for v in case.verdicts))
     rows = []
     for case in run.results:
@@ -135,7 +146,10 @@ def case_matrix(run: RedactedRun) -> tuple[list[str], list[dict[str, Any]]]:
                 "case_id": case.case_id,
                 "suspended": case.suspended,
                 "cells": [
-                    (STATUS_LETTER[by_name[name].status], number(by_name[name].score))
+                    (
+                        _cell_class(by_name[name].status, (case.case_id, name) in marked),
+                        number(by_name[name].score),
+                    )
                     if name in by_name
                     else None
                     for name in names
@@ -143,3 +157,10 @@ def case_matrix(run: RedactedRun) -> tuple[list[str], list[dict[str, Any]]]:
             }
         )
     return names, rows
+
+
+def _cell_class(status: str, on_the_line: bool) -> str:
+    letter = STATUS_LETTER[status]
+    if on_the_line:
+        return f"{letter}l"
+    return "" if letter == "p" else letter

@@ -111,16 +111,29 @@ def trend_chart(runs: Sequence[RunSummary], labels: Mapping[str, str]) -> Chart:
     return Chart(data, 140, (labels["column.created_at"], labels["chart.passing"]), rows)
 
 
+def millionths(value: float | None) -> int | None:
+    """A stored number (6 decimals) as a whole count of millionths: the same value, in fewer
+    bytes of chart data."""
+    return None if value is None else round(at_precision(value) * 1_000_000)
+
+
+STATUSES = ("pass", "fail", "error")
+"""The order of statuses in chart data, where a status is its index."""
+
+
 def interval_chart(run: RedactedRun, labels: Mapping[str, str]) -> Chart | None:
     """Every sampled check of ``run`` as a bar from its smallest to its largest sample, with
     its score and its threshold; None when nothing was sampled.
 
-    The data names each case and check once; a row is ``[case, check, min, max, score,
-    threshold, status]`` with indexes into those names (the run-level row's case is ``-1``).
-    Its text table is written by ``charts.js`` from the same rows: a run of 30 cases and 6
-    checks would otherwise carry every number twice.
+    The data names each case and check once, and each check's threshold once. Its rows are
+    one flat list, ``stride`` numbers a row: case, check, min, max, score, status (an index of
+    ``STATUSES``) and, when some verdict's threshold is not its check's, the threshold; the
+    run-level row's case is ``-1``; numbers in millionths. Its text table is written by
+    ``charts.js`` from the same rows: a run of 30 cases and 6 checks would otherwise carry
+    every number twice.
     """
     checks: dict[str, int] = {}
+    thresholds: list[int | None] = []
     rows: list[list[Any]] = []
     sampled = [
         (n, v)
@@ -129,12 +142,24 @@ def interval_chart(run: RedactedRun, labels: Mapping[str, str]) -> Chart | None:
         if v.sample_min is not None and v.sample_max is not None
     ] + [(-1, v) for v in run.aggregate if v.sample_min is not None and v.sample_max is not None]
     for n, v in sampled:
-        k = checks.setdefault(v.assertion, len(checks))
+        if v.assertion not in checks:
+            checks[v.assertion] = len(checks)
+            thresholds.append(millionths(v.threshold))
         rows.append(
-            [n, k, v.sample_min, v.sample_max, v.score, v.threshold, STATUS_LETTER[v.status]]
+            [
+                n,
+                checks[v.assertion],
+                millionths(v.sample_min),
+                millionths(v.sample_max),
+                millionths(v.score),
+                STATUSES.index(v.status),
+                millionths(v.threshold),
+            ]
         )
     if not rows:
         return None
+    varied = any(row[6] != thresholds[row[1]] for row in rows)
+    stride = 7 if varied else 6
     columns = (
         "column.check",
         "column.min",
@@ -148,8 +173,10 @@ def interval_chart(run: RedactedRun, labels: Mapping[str, str]) -> Chart | None:
         "cases": [case.case_id for case in run.results],
         "run": labels["where.run"],
         "checks": list(checks),
-        "rows": rows,
+        "thresholds": thresholds,
+        "stride": stride,
+        "rows": [number for row in rows for number in row[:stride]],
         "labels": {k: labels[f"chart.{k}"] for k in ("score", "band", "threshold")},
-        "statuses": {letter: labels[f"status.{s}"] for s, letter in STATUS_LETTER.items()},
+        "statuses": [labels[f"status.{status}"] for status in STATUSES],
     }
     return Chart(data, 80 + 26 * len(rows), tuple(labels[c] for c in columns), ())

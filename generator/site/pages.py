@@ -88,17 +88,34 @@ def _title(text: str) -> str:
     return json.dumps(html.escape(text))
 
 
-def reading_sections(reading: Reading, locale: str) -> list[tuple[str, list[str]]]:
-    """The reading's facts under their headings, in ``locale``."""
+MARKED = "check.on_the_line"
+"""The fact a run page shows as a mark in its cases table rather than as a sentence: a run of
+180 sampled checks can have a hundred of them, which read as a list of nothing."""
+
+
+def reading_sections(
+    reading: Reading, locale: str, marked: str | None = None
+) -> list[tuple[str, list[str]]]:
+    """The reading's facts under their headings, in ``locale``; facts of kind ``MARKED`` are
+    left out for a sentence ``marked`` that says where they are shown instead."""
     phrases = catalog(locale)
-    return [
-        (
-            phrases[f"heading.{section}"],
-            [sentence(f, phrases) for f in reading.facts if f.section == section]
-            or [phrases["nothing"]],
-        )
-        for section in SECTIONS[reading.scope]
-    ]
+    sections = []
+    for section in SECTIONS[reading.scope]:
+        facts = [f for f in reading.facts if f.section == section]
+        sentences = [sentence(f, phrases) for f in facts if marked is None or f.kind != MARKED]
+        if marked is not None and len(sentences) < len(facts):
+            sentences.append(marked)
+        sections.append((phrases[f"heading.{section}"], sentences or [phrases["nothing"]]))
+    return sections
+
+
+def on_the_line(reading: Reading) -> set[tuple[str, str]]:
+    """The (case, check) pairs the reading finds on the line."""
+    return {
+        (str(f.params["case"]), str(f.params["check"]))
+        for f in reading.facts
+        if f.kind == MARKED and "case" in f.params
+    }
 
 
 @dataclass(frozen=True)
@@ -203,11 +220,14 @@ class Site:
             reference=shown_reference,
         )
 
-    def run(self, run: RedactedRun, previous: str | None, reference: str | None) -> Body:
+    def run(
+        self, run: RedactedRun, previous: str | None, reference: str | None, reading: Reading
+    ) -> Body:
         """A run's page; ``previous`` and ``reference`` are the keys of the runs its
-        comparison pages compare it with."""
+        comparison pages compare it with, and ``reading`` is ``explain(run)``, made once for
+        both languages."""
         path = run_path(run.tenant, run.suite, run.key)
-        names, cases = case_matrix(run)
+        names, cases = case_matrix(run, on_the_line(reading))
 
         def compared(other: str | None) -> str | None:
             if other is None or other == run.key:
@@ -225,7 +245,7 @@ class Site:
             suite_href=href(path, suite_path(run.tenant, run.suite)),
             previous_href=compared(previous),
             reference_href=compared(reference),
-            reading=reading_sections(explain(run), self.locale),
+            reading=reading_sections(reading, self.locale, self.t["run.line_marked"]),
             checks=check_rows(run),
             intervals=interval_chart(run, self.t),
             check_names=names,

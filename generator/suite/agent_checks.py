@@ -1,10 +1,13 @@
-"""The six checks on an agent's trajectory. Each is binary (threshold 1.0) with mandatory
-parameters and no default that passes.
+"""The six checks on an agent's trajectory: digline's ``tools_called`` and
+``tool_called_with``, and runsite's own ``subsequence``, ``before``, ``never`` and
+``max_steps``. Each is binary with mandatory parameters and no default that passes.
 
 Three things are errors, never fails: a target that reported nothing to read (absent is not
 empty), a model step that finished on tool use with no tool step after it (the provider
 contradicted itself), and a call nobody named where the verdict turns on which tool it was.
-Score metadata holds counts only: a tool's name is a string and does not cross a boundary.
+Score metadata holds counts, and the names called where the check is about names (as
+``tools_called`` writes them): a name is a string, and no string crosses a boundary unless a
+disclosure names it.
 """
 
 from __future__ import annotations
@@ -16,7 +19,7 @@ from typing import Annotated, Any, ClassVar, Literal
 
 from pydantic import Field, JsonValue, model_validator
 
-from generator.suite.checks import Answer, Check, Judge, Judgement
+from generator.suite.checks import ALL_KINDS, Answer, Check, Judge, Judgement, Tolerance, Unit
 from generator.suite.checks import Needle as Name
 from generator.suite.trajectory import TOOL_USE_FINISHES, Trajectory
 
@@ -56,6 +59,7 @@ def contradiction(trajectory: Trajectory) -> str | None:
 class TrajectoryCheck(Check):
     """A check on the names of the tools called, in order."""
 
+    default_accepts = ALL_KINDS
     threshold: Annotated[float, Field(ge=1, le=1)] = 1.0
     tolerance: Annotated[float, Field(ge=0, le=0)] = 0.0
     named: ClassVar[tuple[str, ...]] = ()
@@ -105,21 +109,30 @@ class ToolsCalled(TrajectoryCheck):
     """The tools called are exactly this sequence."""
 
     kind = "tools_called"
-    named = ("tools",)
+    identity_type = "ToolsCalled"
+    named = ("expected",)
     type: Literal["tools_called"]
-    tools: list[Name]
+    expected: list[Name]
+    threshold: Unit = 1.0
+    tolerance: Tolerance = 0.0
+
+    @model_validator(mode="before")
+    @classmethod
+    def _spelled(cls, values: Any) -> Any:
+        """``tools`` is runsite's spelling of ``expected``."""
+        if isinstance(values, dict) and "tools" in values and "expected" not in values:
+            return {("expected" if k == "tools" else k): v for k, v in values.items()}
+        return values
 
     def verdict(self, called: Sequence[str]) -> Judgement:
-        matched = sum(a == b for a, b in zip(called, self.tools, strict=False))
-        same = list(called) == self.tools
+        same = list(called) == self.expected
         return Judgement.of(
             same,
             "the tools were called as declared"
             if same
             else "the tools called differ from the declared sequence",
-            matched=matched,
-            expected=len(self.tools),
-            called=len(called),
+            tool_calls=len(called),
+            called=list(called),
         )
 
 
@@ -127,6 +140,7 @@ class Subsequence(TrajectoryCheck):
     """These tools were called in this order, with anything between them."""
 
     kind = "subsequence"
+    identity_type = "Subsequence"
     named = ("tools",)
     type: Literal["subsequence"]
     tools: Annotated[list[Name], Field(min_length=1)]
@@ -142,7 +156,7 @@ class Subsequence(TrajectoryCheck):
             matched=matched,
             expected=len(self.tools),
             tool_steps=len(called),
-            called=len(set(self.tools) & set(called)),
+            called=list(called),
         )
 
 
@@ -150,6 +164,7 @@ class Before(TrajectoryCheck):
     """No call of ``then`` without a call of ``first`` before it."""
 
     kind = "before"
+    identity_type = "Before"
     named = ("first", "then")
     type: Literal["before"]
     first: Name
@@ -179,6 +194,7 @@ class Never(TrajectoryCheck):
     """The tool was never called."""
 
     kind = "never"
+    identity_type = "Never"
     named = ("tool",)
     type: Literal["never"]
     tool: Name
@@ -194,6 +210,7 @@ class MaxSteps(TrajectoryCheck):
     """At most ``limit`` steps of the ``count`` actor: an agent's turns are its model steps."""
 
     kind = "max_steps"
+    identity_type = "MaxSteps"
     type: Literal["max_steps"]
     limit: Annotated[int, Field(ge=1)]
     count: Literal["model", "tool"]
@@ -217,10 +234,13 @@ class ToolCalledWith(TrajectoryCheck):
     """Some call of ``tool`` had these arguments, exactly or as a subset."""
 
     kind = "tool_called_with"
+    identity_type = "ToolCalledWith"
     type: Literal["tool_called_with"]
     tool: Name
-    arguments: dict[str, JsonValue]
-    match: Literal["exact", "subset"]
+    arguments: Annotated[dict[str, JsonValue], Field(min_length=1)]
+    match: Literal["exact", "subset"] = "exact"
+    threshold: Unit = 1.0
+    tolerance: Tolerance = 0.0
 
     def judge(
         self, answer: Answer, case: Mapping[str, Any], judges: Mapping[str, Judge]
@@ -286,11 +306,14 @@ def contradictions(checks: Sequence[Check]) -> tuple[int, str, str] | None:
 
 
 def _key(check: Check) -> str:
-    return {"never": "tool", "before": "then", "max_steps": "limit"}.get(check.type, "tools")
+    keys = {"never": "tool", "before": "then", "max_steps": "limit", "tools_called": "expected"}
+    return keys.get(check.type, "tools")
 
 
 def _requires(check: Check) -> set[str]:
-    if isinstance(check, ToolsCalled | Subsequence):
+    if isinstance(check, ToolsCalled):
+        return set(check.expected)
+    if isinstance(check, Subsequence):
         return set(check.tools)
     if isinstance(check, ToolCalledWith):
         return {check.tool}
@@ -309,7 +332,7 @@ def _contradicts(a: Check, b: Check) -> str | None:
         isinstance(a, MaxSteps)
         and a.count == "tool"
         and isinstance(b, Subsequence | ToolsCalled)
-        and a.limit < len(b.tools)
+        and a.limit < len(b.tools if isinstance(b, Subsequence) else b.expected)
     ):
         return "a tool-step limit below the number of calls another check requires"
     return None

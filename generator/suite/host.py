@@ -39,10 +39,10 @@ def measure(
         setting = Setting(
             created_at=created_at,
             git_commit=commit_of(loaded.folder),
-            target_config=loaded.target_config,
             judge_config=loaded.judge_config,
             metadata=dict(metadata),
             artifacts=loaded.artifacts,
+            pricing=loaded.pricing,
         )
         tick = progress(len(loaded.suite.cases)) if progress else None
         return run_suite(loaded.suite, loaded.call, loaded.judges, setting, tick)
@@ -56,8 +56,9 @@ def rejudge(path: Path, stored: Run, created_at: str, metadata: Mapping[str, str
         setting = Setting(
             created_at=created_at,
             git_commit=commit_of(loaded.folder),
-            target_config=stored.target_config.model_dump(mode="json"),
+            target_config=stored.target_config.model_dump(mode="json").get("values", {}),
             judge_config=loaded.judge_config,
+            pricing=loaded.pricing,
             metadata=dict(metadata),
             artifacts={p: a.text for p, a in stored.artifacts.items() if a.text is not None},
         )

@@ -17,22 +17,29 @@ from pathlib import Path
 from typing import Any
 
 from generator.errors import SuiteRefused
-from generator.suite.checks import Judge, LlmRubric
-from generator.suite.spec import FunctionTarget, Suite, parse_suite
-from generator.suite.targets import Caller, function_caller, http_caller
+from generator.suite import providers
+from generator.suite.checks import Check, Judge
+from generator.suite.http_target import http_caller
+from generator.suite.identity import pricing_digest
+from generator.suite.judged import CLAIMS, Faithfulness, LlmRubric, Repeated
+from generator.suite.spec import Suite, parse_suite
+from generator.suite.target_spec import FunctionTarget, HttpTarget
+from generator.suite.targets import Caller, function_caller
 
 
 @dataclass(frozen=True)
 class LoadedSuite:
-    """A suite with everything it names read or imported."""
+    """A suite with everything it names read, imported or resolved."""
 
     suite: Suite
     folder: Path
     call: Caller
     judges: dict[str, Judge]
+    """Each judge the checks name, by the reference they name it with."""
     artifacts: dict[str, str]
-    target_config: dict[str, Any]
     judge_config: dict[str, Any]
+    pricing: str
+    """The digest of the price the target declares, or empty."""
 
 
 def _read_text(path: Path, source: str, entry: str, key: str) -> str:
@@ -74,21 +81,79 @@ def load_suite(path: Path) -> LoadedSuite:
         name: _read_text(folder / name, source, "[suite]", "artifacts") for name in suite.artifacts
     }
     judges = {
-        check.judge_: _imported(check.judge_, source, "[[assertions]]", "judge")
-        for check in suite.checks
-        if isinstance(check, LlmRubric)
+        ref + ("" if factory == "judge" else CLAIMS): _judge(ref, factory, source)
+        for ref, factory in _judge_references(suite.checks)
     }
+    pricing = ""
     if isinstance(suite.target, FunctionTarget):
         function = _imported(suite.target.function, source, "[target]", "function")
         call = function_caller(function, suite.target.prices)
-        config: dict[str, Any] = {
-            "values": {"model": suite.target.function, "provider": "function"}
-        }
-    else:
+    elif isinstance(suite.target, HttpTarget):
         call = http_caller(suite.target)
-        config = {"values": {"base_url": suite.target.url, "model": "unknown", "provider": "http"}}
-    judge_config = {"identities": sorted(f"function/{ref}" for ref in judges)} if judges else {}
-    return LoadedSuite(suite, folder, call, judges, artifacts, config, judge_config)
+    else:
+        name, model = providers.split(suite.target.provider)
+        found = providers.provider(name, source, "[target]", "provider")
+        price = suite.target.pricing
+        try:
+            call = found.target(
+                model=model,
+                settings=suite.target.settings(),
+                pricing=price.model_dump() if price else None,
+            )
+        except (TypeError, ValueError) as error:
+            raise SuiteRefused(
+                source, "[target]", "provider", f"{name} refused this set-up ({error})"
+            ) from None
+        pricing = pricing_digest(model, price.model_dump()) if price else ""
+    return LoadedSuite(suite, folder, call, judges, artifacts, _judge_config(judges), pricing)
+
+
+def _judge_references(checks: tuple[Check, ...]) -> list[tuple[str, str]]:
+    """(reference, provider factory) of every judge the checks name, inner checks included."""
+    found: list[tuple[str, str]] = []
+    for check in checks:
+        while isinstance(check, Repeated):
+            check = check.inner
+        if isinstance(check, LlmRubric):
+            found.append((check.judge_, "judge"))
+        elif isinstance(check, Faithfulness):
+            found.append((check.judge_, "claim_judge"))
+    return list(dict.fromkeys(found))
+
+
+def _judge(reference: str, factory: str, source: str) -> Judge:
+    if ":" in reference and "/" not in reference:
+        return _imported(reference, source, "[[assertions]]", "judge")
+    name, model = providers.split(reference)
+    found = providers.provider(name, source, "[[assertions]]", "judge")
+    try:
+        judge: Judge = getattr(found, factory)(model=model)
+    except (TypeError, ValueError) as error:
+        raise SuiteRefused(
+            source, "[[assertions]]", "judge", f"{name} cannot judge with {model!r} ({error})"
+        ) from None
+    return judge
+
+
+def _judge_config(judges: dict[str, Judge]) -> dict[str, Any]:
+    """The judges that say how they are set up: provider judges with a ``config``, and
+    runsite's function judges, named ``function/<module:function>``."""
+    identities = set()
+    values: dict[str, Any] = {}
+    for key, judge in judges.items():
+        reference = key.removesuffix(CLAIMS)
+        config = getattr(judge, "config", None)
+        if isinstance(config, dict) and {"provider", "model"} <= set(config):
+            identities.add(f"{config['provider']}/{config['model']}")
+            values = dict(config)
+        elif ":" in reference and "/" not in reference:
+            identities.add(f"function/{reference}")
+    if not identities:
+        return {}
+    found: dict[str, Any] = {"identities": sorted(identities)}
+    if len(identities) == 1 and values:
+        found["values"] = values
+    return found
 
 
 def _imported(reference: str, source: str, entry: str, key: str) -> Callable[..., Any]:

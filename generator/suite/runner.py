@@ -16,7 +16,7 @@ from typing import Any
 from generator.document.codec import compact, validate
 from generator.document.model import SCHEMA, Run
 from generator.document.numbers import at_precision
-from generator.suite.aggregates import CaseOutcome
+from generator.suite.aggregates import Aggregate, CaseOutcome
 from generator.suite.checks import Judge, Judgement
 from generator.suite.identity import assertion_id, config_hash
 from generator.suite.sampling import verdict_of
@@ -34,11 +34,14 @@ class Setting:
 
     created_at: str
     git_commit: str | None
-    target_config: dict[str, Any]
     judge_config: dict[str, Any] = field(default_factory=dict)
     metadata: dict[str, str] = field(default_factory=dict)
     artifacts: dict[str, str] = field(default_factory=dict)
     """Path → text of each file under test."""
+    pricing: str = ""
+    """The digest of the price the target declares, or empty."""
+    target_config: dict[str, Any] | None = None
+    """The configuration to record instead of what the target reports (a replay's)."""
 
 
 @dataclass
@@ -53,12 +56,21 @@ class _Tally:
     config: dict[str, Any] = field(default_factory=dict)
     """The first configuration a reply reported (an http target's ``config_path``)."""
 
-    def add(self, reply: Reply) -> None:
+    def add(self, reply: Reply) -> Reply:
+        """Count ``reply``; one that reports another configuration than the first errors, since
+        one run measures one system."""
         self.calls += 1
         if reply.config and not self.config:
-            self.config = {
-                k: v for k, v in reply.config.items() if isinstance(v, str | int | float | bool)
-            }
+            self.config = dict(reply.config)
+        elif reply.config and reply.config != self.config:
+            reply = Reply(
+                None,
+                reply.latency_ms,
+                input=reply.input,
+                usage=reply.usage,
+                error="the target answered under another configuration part way through the run",
+                error_kind="raised",
+            )
         cost = reply.answer.cost_usd if reply.answer else None
         if cost is None:
             self.costs_known = False
@@ -68,6 +80,7 @@ class _Tally:
             self.counted += 1
             for key, count in reply.usage.items():
                 self.tokens[key] = self.tokens.get(key, 0) + count
+        return reply
 
     def totals(self) -> dict[str, Any]:
         totals: dict[str, Any] = {
@@ -112,14 +125,14 @@ def run_suite(
     A replay passes the key of the run whose recorded answers ``call`` hands back; the target
     is then never called, and the run's bill counts no target call.
     """
-    rules = [*suite.checks, *suite.aggregates]
-    ids = {rule.label: assertion_id(rule) for rule in rules}
+    instruments = {reference: type(judge).__name__ for reference, judge in judges.items()}
+    check_ids = [assertion_id(check, instruments) for check in suite.checks]
+    aggregate_ids = [assertion_id(rule, instruments) for rule in suite.aggregates]
     tally, counted = _Tally(), _CountedJudges(judges)
     results = []
     for case in suite.cases:
-        results.append(
-            _measure(suite, case, call, counted, ids, tally if rejudged_from is None else _Tally())
-        )
+        measured = tally if rejudged_from is None else _Tally()
+        results.append(_measure(suite, case, call, counted, check_ids, measured))
         if progress:
             progress()
     doc: dict[str, Any] = {
@@ -127,19 +140,30 @@ def run_suite(
         "tenant": suite.tenant,
         "environment": suite.environment,
         "suite": suite.name,
-        "config_hash": config_hash(rules, suite.samples, suite.needed),
+        "config_hash": config_hash(
+            list(zip(suite.checks, check_ids, strict=True)),
+            list(zip(suite.aggregates, aggregate_ids, strict=True)),
+            suite.samples,
+            suite.agreement,
+            setting.pricing,
+        ),
         "created_at": setting.created_at,
         "git_commit": setting.git_commit,
         "redacted": False,
         "projected": False,
         "metadata": dict(setting.metadata),
         "results": results,
-        "aggregate": [_aggregate(rule, results, suite.cases, ids) for rule in suite.aggregates],
+        "aggregate": [
+            _aggregate(suite, rule, identity, results, check_ids)
+            for rule, identity in zip(suite.aggregates, aggregate_ids, strict=True)
+        ],
         "artifacts": {
             path: {"sha": hashlib.sha256(text.encode("utf-8")).hexdigest(), "text": text}
             for path, text in sorted(setting.artifacts.items())
         },
-        "target_config": _reported(setting.target_config, tally.config),
+        "target_config": _config(
+            tally.config if setting.target_config is None else setting.target_config
+        ),
         "judge_config": setting.judge_config,
         "usage": {
             "target": tally.totals(),
@@ -152,6 +176,8 @@ def run_suite(
             | ({"every_cost_known": False} if counted.calls else {}),
         },
     }
+    if suite.pinned:
+        doc["pinned"] = list(suite.pinned)
     if rejudged_from is not None:
         doc["rejudged_from"] = rejudged_from
     return validate(Run, doc)
@@ -162,36 +188,35 @@ def _measure(
     case: Case,
     call: Caller,
     judges: Mapping[str, Judge],
-    ids: Mapping[str, str],
+    ids: Sequence[str],
     tally: _Tally,
 ) -> dict[str, Any]:
+    canary = {"canary": True} if case.canary else {}
     if case.suspended is not None:
         return {
             "case_id": case.id,
             "suspended": True,
             "suspended_reason": case.suspended,
             "verdicts": [],
-        }
-    replies = [call(case) for _ in range(suite.samples)]
-    for reply in replies:
-        tally.add(reply)
+        } | canary
+    replies = [tally.add(call(case)) for _ in range(suite.samples)]
     mapping = case.as_mapping()
     verdicts = []
-    for check in suite.checks:
+    for check, identity in zip(suite.checks, ids, strict=True):
         judgements = [
             check.judge(reply.answer, mapping, judges)
             if reply.answer
             else Judgement.error(reply.error or "")
             for reply in replies
         ]
-        verdicts.append(verdict_of(check, ids[check.label], judgements, suite.needed))
+        verdicts.append(verdict_of(check, identity, judgements, suite.agreement or 1.0))
     result: dict[str, Any] = {"case_id": case.id, "suspended": False, "verdicts": verdicts}
     kinds = {reply.error_kind for reply in replies}
     if None not in kinds:
         result["error_kind"] = sorted(k for k in kinds if k)[0]
     if suite.record_responses:
         result["responses"] = [_recorded(reply) for reply in replies]
-    return result
+    return result | canary
 
 
 def _recorded(reply: Reply) -> dict[str, Any]:
@@ -222,22 +247,35 @@ def _recorded(reply: Reply) -> dict[str, Any]:
 
 
 def _aggregate(
-    rule: Any, results: Sequence[Mapping[str, Any]], cases: Sequence[Case], ids: Mapping[str, str]
+    suite: Suite,
+    rule: Aggregate,
+    identity: str,
+    results: Sequence[Mapping[str, Any]],
+    check_ids: Sequence[str],
 ) -> dict[str, Any]:
+    """The aggregate's verdict over its cases: every case, or its group's."""
+    over = check_ids[next(n for n, c in enumerate(suite.checks) if c.label == rule.over)]
     outcomes = []
-    for case, result in zip(cases, results, strict=True):
-        status = next(
-            (v["status"] for v in result["verdicts"] if v["assertion"] == rule.over), None
+    for case, result in zip(suite.cases, results, strict=True):
+        if rule.group is not None and case.group != rule.group:
+            continue
+        verdict = next((v for v in result["verdicts"] if v["assertion_id"] == over), None)
+        outcomes.append(
+            CaseOutcome(
+                case.label,
+                result["suspended"],
+                verdict["status"] if verdict else None,
+                case.canary,
+                tuple(verdict.get("samples", ())) if verdict else (),
+                verdict["threshold"] if verdict else 1.0,
+            )
         )
-        outcomes.append(CaseOutcome(case.label, result["suspended"], status))
-    return verdict_of(rule, ids[rule.label], [rule.judge(outcomes)], 1)
+    return verdict_of(rule, identity, [rule.judge(outcomes)], 1.0)
 
 
-def _reported(declared: dict[str, Any], reported: dict[str, Any]) -> dict[str, Any]:
-    """The target's configuration: what the suite declares, with what the target said over it."""
-    if not reported:
-        return declared
-    return declared | {"values": {**declared.get("values", {}), **reported}}
+def _config(reported: dict[str, Any]) -> dict[str, Any]:
+    """The target's configuration as the document records it: what the target reported."""
+    return {"values": dict(sorted(reported.items()))} if reported else {}
 
 
 def nothing_judged(run: Run) -> bool:

@@ -1,31 +1,96 @@
 """A suite as data: ``suite.toml`` beside a ``cases.json``, parsed into a ``Suite``.
 
-Every rule a suite can break is found here, when it loads, and refused with one line naming the
-file, the entry and the key, so nothing runs half way before a typo surfaces. An unknown key is
-always refused (with the nearest known key): a silently ignored ``treshold`` would leave a check
-running on the default that passes.
+The form is digline's declarative suite, all of it, with runsite's own additions beside it (a
+``function`` target, judges written ``module:function``, four more trajectory checks). Every
+rule a suite can break is found here, when it loads, and refused with one line naming the file,
+the entry and every problem in it, unknown keys first (with the nearest known key): a silently
+ignored ``treshold`` would leave a check running on the default that passes, and a report of the
+missing ``threshold`` alone would hide the typo that caused it.
 """
 
 from __future__ import annotations
 
 import difflib
-import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Annotated, Any, Literal, TypeVar
 
 from pydantic import BaseModel, ConfigDict, Field, JsonValue, ValidationError
 
-from generator.document.codec import validation_problem
+from generator.document.codec import every_problem
 from generator.errors import SuiteRefused
 from generator.suite.agent_checks import TRAJECTORY_CHECKS, contradictions
 from generator.suite.aggregates import AGGREGATES, Aggregate
-from generator.suite.checks import CHECKS, Check, Rule
+from generator.suite.budgets import CostBudget, LatencyBudget
+from generator.suite.checks import (
+    Affix,
+    Check,
+    Contains,
+    Equals,
+    IsJson,
+    JsonSchema,
+    Length,
+    Levenshtein,
+    NotContains,
+    Regex,
+    Rule,
+)
+from generator.suite.judged import Faithfulness, LlmRubric, Repeated
+from generator.suite.pii import PiiAbsent
+from generator.suite.sampling import agreement_share
+from generator.suite.target_spec import (
+    MISSING,
+    READABLE,
+    TARGETS,
+    HttpTarget,
+    ProviderTarget,
+    Target,
+    read_reference,
+)
 
 M = TypeVar("M", bound=BaseModel)
 Name = Annotated[str, Field(min_length=1)]
-Reference = Annotated[str, Field(pattern=r"^[A-Za-z_][\w.]*:[A-Za-z_]\w*$")]
-"""``module.path:attribute``, relative to the suite's folder."""
+
+CHECKS: dict[str, type[Check]] = {
+    check.kind: check
+    for check in (
+        Equals,
+        Contains,
+        NotContains,
+        Affix,
+        IsJson,
+        JsonSchema,
+        Length,
+        Levenshtein,
+        Regex,
+        LlmRubric,
+        Faithfulness,
+        PiiAbsent,
+        CostBudget,
+        LatencyBudget,
+        Repeated,
+    )
+} | TRAJECTORY_CHECKS
+"""Every per-case check, by the ``type`` a suite writes."""
+
+ALIASES: dict[str, dict[str, str]] = {"tools_called": {"tools": "expected"}}
+"""runsite's own spellings of a digline parameter, by check type."""
+
+_WHY_NOT: dict[tuple[str, str], str] = (
+    {
+        ("pii_absent", "patterns"): "patterns carry a checksum function, which a data file cannot "
+        "give; the check uses its default patterns",
+        ("[suite]", "disclosure"): "what leaves the perimeter is declared in runsite.toml "
+        "under [disclosure], never in a suite",
+        ("case", "calibration"): "calibration cases are not run by runsite; remove the key",
+    }
+    | {
+        ("repeated", key): "a repeated check takes it from the check in inner"
+        for key in Repeated.derived
+    }
+    | {(kind, "group"): "the per-group copies are made by by_group = true" for kind in AGGREGATES}
+)
+"""Keys digline's format knows that no runsite suite can hold, and why."""
 
 
 class _Strict(BaseModel):
@@ -41,52 +106,13 @@ class SuiteSection(_Strict):
     cases: Name
     """The cases file, relative to the suite file."""
     samples: Annotated[int, Field(ge=1)] = 1
-    min_agreement: str | None = None
-    """How many samples must share one outcome, as a count: ``"3/5"``."""
+    min_agreement: str | float | None = None
+    """How many samples must share one outcome, as a share of them: ``"3/5"``."""
     record_responses: bool = False
     artifacts: list[Name] = Field(default_factory=list)
     """Files under test (a prompt), recorded with their hash and text."""
-
-
-class Price(_Strict):
-    """What a model charges, in USD per million tokens."""
-
-    input_per_mtok: Annotated[float, Field(ge=0)]
-    output_per_mtok: Annotated[float, Field(ge=0)]
-    cache_read_per_mtok: Annotated[float, Field(ge=0)] = 0.0
-    cache_write_per_mtok: Annotated[float, Field(ge=0)] = 0.0
-
-    def cost(self, usage: Mapping[str, int]) -> float:
-        """The price of one call's tokens."""
-        return (
-            usage.get("input_tokens", 0) * self.input_per_mtok
-            + usage.get("output_tokens", 0) * self.output_per_mtok
-            + usage.get("cache_read_tokens", 0) * self.cache_read_per_mtok
-            + usage.get("cache_write_tokens", 0) * self.cache_write_per_mtok
-        ) / 1_000_000
-
-
-class FunctionTarget(_Strict):
-    """A Python function in the suite's folder, called with each case as a mapping."""
-
-    type: Literal["function"]
-    function: Reference
-    prices: dict[str, Price] = Field(default_factory=dict)
-    """Per model: what the calls an agent hands to ``record_call`` cost."""
-
-
-class HttpTarget(_Strict):
-    """An application behind a URL, sent a JSON body built from each case."""
-
-    type: Literal["http"]
-    url: Annotated[str, Field(pattern=r"^https?://")]
-    output_path: Name
-    cost_path: Name | None = None
-    latency_from_response: Name | None = None
-    config_path: Name | None = None
-    headers: dict[str, str] = Field(default_factory=dict)
-    timeout: Annotated[float, Field(gt=0)] = 30.0
-    body: dict[str, JsonValue]
+    pinned: list[Name] = Field(default_factory=list)
+    """Artifacts declared must-not-drift: recorded as such in every run."""
 
 
 class Case(_Strict):
@@ -95,18 +121,17 @@ class Case(_Strict):
     id: Name
     vars: dict[str, JsonValue] = Field(default_factory=dict)
     expected: JsonValue = None
-    label: str | None = None
-    group: str | None = None
-    context: JsonValue = None
+    label: Literal["positive", "negative"] | None = None
+    group: Name | None = None
+    context: list[str] = Field(default_factory=list)
     metadata: dict[str, JsonValue] = Field(default_factory=dict)
     suspended: Name | None = None
+    canary: bool = False
+    """The case watches the model rather than measuring it: no aggregate counts it."""
 
     def as_mapping(self) -> dict[str, Any]:
         """The case as its target and judges receive it: the keys the file gave."""
         return self.model_dump(mode="json", exclude_unset=True, exclude={"suspended"})
-
-
-CASE_FIELDS = frozenset(Case.model_fields) - {"suspended"}
 
 
 @dataclass(frozen=True)
@@ -117,14 +142,15 @@ class Suite:
     environment: str
     name: str
     samples: int
-    needed: int
-    """Samples that must share one outcome (1 when the suite does not sample)."""
-    min_agreement: str | None
+    agreement: float | None
+    """The share of samples that must reach one outcome; None when the suite does not sample."""
     record_responses: bool
     artifacts: tuple[str, ...]
-    target: FunctionTarget | HttpTarget
+    pinned: tuple[str, ...]
+    target: Target
     checks: tuple[Check, ...]
     aggregates: tuple[Aggregate, ...]
+    """Every aggregate, each ``by_group`` one followed by its copies per group."""
     cases: tuple[Case, ...]
 
 
@@ -132,158 +158,121 @@ def parse_suite(
     doc: Mapping[str, Any], cases: Sequence[Any], source: str, cases_source: str
 ) -> Suite:
     """The suite ``doc`` (parsed TOML) declares, over ``cases`` (parsed JSON), or a refusal."""
-    _known_keys(doc, {"suite", "target", "assertions"}, source, "")
-    section = _model(SuiteSection, doc.get("suite"), source, "[suite]")
+    _refuse_unknown(doc, {"suite", "target", "assertions"}, source, "", "top level")
+    section = _model(SuiteSection, doc.get("suite"), source, "[suite]", "[suite]")
     target = _target(doc.get("target"), source)
     entries = doc.get("assertions")
     if not isinstance(entries, list) or not entries:
         raise SuiteRefused(source, "[[assertions]]", "", "a suite declares at least one check")
     rules = [_rule(entry, source, f"[[assertions]] #{n}") for n, entry in enumerate(entries, 1)]
-    checks = tuple(r for r in rules if isinstance(r, Check))
-    aggregates = tuple(r for r in rules if isinstance(r, Aggregate))
     if not isinstance(cases, list):
-        raise SuiteRefused(
-            cases_source, "", "", "the cases file holds a JSON array of case objects"
-        )
+        raise SuiteRefused(cases_source, "", "", "the cases file holds a JSON array of cases")
     parsed = tuple(
-        _model(Case, case, cases_source, f"case #{n}") for n, case in enumerate(cases, 1)
+        _model(Case, case, cases_source, f"case #{n}", "case") for n, case in enumerate(cases, 1)
     )
-    needed = _needed(section, source)
-    _check_names(rules, source)
+    _check_cases(parsed, section, cases_source)
+    checks = tuple(r for r in rules if isinstance(r, Check))
+    _check_aggregates(rules, checks, source)
     conflict = contradictions(checks)
     if conflict:
         position, key, problem = conflict
         raise SuiteRefused(
             source, f"[[assertions]] #{rules.index(checks[position]) + 1}", key, problem
         )
-    _check_cases(parsed, aggregates, cases_source)
     if isinstance(target, HttpTarget):
-        _check_references(target.body, parsed, source)
+        check_references(target.body, parsed, source)
+    _check_pinned(section, source)
+    groups = sorted({case.group for case in parsed if case.group is not None})
     return Suite(
         tenant=section.tenant,
         environment=section.environment,
         name=section.name,
         samples=section.samples,
-        needed=needed,
-        min_agreement=section.min_agreement,
+        agreement=_agreement(section, source),
         record_responses=section.record_responses,
         artifacts=tuple(section.artifacts),
+        pinned=tuple(sorted(section.pinned)),
         target=target,
         checks=checks,
-        aggregates=aggregates,
+        aggregates=tuple(
+            copy for rule in rules if isinstance(rule, Aggregate) for copy in rule.expanded(groups)
+        ),
         cases=parsed,
     )
 
 
-def _known_keys(table: Mapping[str, Any], known: set[str], source: str, entry: str) -> None:
-    for key in table:
-        if key not in known:
-            raise SuiteRefused(source, entry, key, f"not a key here{_nearest(key, known)}")
-
-
-def _nearest(key: str, known: set[str] | frozenset[str]) -> str:
+def _nearest(key: str, known: Sequence[str]) -> str:
     close = difflib.get_close_matches(key, sorted(known), n=1, cutoff=0.6)
     return f"; did you mean {close[0]}?" if close else ""
 
 
-def _model(model: type[M], value: Any, source: str, entry: str) -> M:
+def _unknown(table: Mapping[str, Any], known: set[str], owner: str) -> list[str]:
+    """One problem per key nothing here reads, each with the nearest known key."""
+    problems = []
+    for key in table:
+        if key in known:
+            continue
+        why = _WHY_NOT.get((owner, key))
+        if why:
+            problems.append(f"{key}: not written in a runsite suite: {why}")
+        else:
+            problems.append(f"{key}: not a key of {owner}{_nearest(key, list(known))}")
+    return problems
+
+
+def _refuse_unknown(
+    table: Mapping[str, Any], known: set[str], source: str, entry: str, owner: str
+) -> None:
+    problems = _unknown(table, known, owner)
+    if problems:
+        raise SuiteRefused(source, entry, "", "; ".join(problems))
+
+
+def _keys(model: type[BaseModel]) -> set[str]:
+    fields = {f.alias or name for name, f in model.model_fields.items()}
+    return fields - {"type"} - getattr(model, "derived", frozenset())
+
+
+def _model(
+    model: type[M], value: Any, source: str, entry: str, owner: str = "", known: Any = None
+) -> M:
+    """``value`` as ``model``, or one refusal naming its unknown keys, then every other problem."""
     if not isinstance(value, dict):
         raise SuiteRefused(source, entry, "", "missing, or not a table of keys")
+    owner = owner or entry
+    problems = _unknown(value, known if known is not None else _keys(model), owner)
+    given = {k: v for k, v in value.items() if not any(p.startswith(f"{k}:") for p in problems)}
     try:
-        return model.model_validate(value)
+        found = model.model_validate(given)
     except ValidationError as error:
-        first = error.errors(include_url=False)[0]
-        if first["type"] == "extra_forbidden":
-            key = str(first["loc"][-1])
-            known = {f.alias or name for name, f in model.model_fields.items()}
-            raise SuiteRefused(
-                source, entry, key, f"not a key of {_kind(value, entry)}{_nearest(key, known)}"
-            ) from None
-        where, problem = validation_problem(error)
-        raise SuiteRefused(source, entry, where, problem) from None
+        problems += [f"{where}: {what}" if where else what for where, what in every_problem(error)]
+    if problems:
+        raise SuiteRefused(source, entry, "", "; ".join(problems))
+    return found
 
 
-def _kind(value: Mapping[str, Any], entry: str) -> str:
-    return str(value["type"]) if "type" in value else entry
-
-
-def _target(value: Any, source: str) -> FunctionTarget | HttpTarget:
-    kinds: dict[str, type[FunctionTarget | HttpTarget]] = {
-        "function": FunctionTarget,
-        "http": HttpTarget,
-    }
+def _target(value: Any, source: str) -> Target:
     kind = value.get("type") if isinstance(value, dict) else None
-    if kind not in kinds:
-        raise SuiteRefused(source, "[target]", "type", f"not one of {', '.join(kinds)}")
-    return _model(kinds[str(kind)], value, source, "[target]")
+    if kind not in TARGETS:
+        raise SuiteRefused(source, "[target]", "type", f"not one of {', '.join(TARGETS)}")
+    model = TARGETS[str(kind)]
+    if model is ProviderTarget:
+        for key, why in _PROVIDER_REFUSALS.items():
+            if key in value:
+                raise SuiteRefused(source, "[target]", key, why)
+        return _model(model, value, source, "[target]", known=set(value))
+    return _model(model, value, source, "[target]", f"a {kind} target", _keys(model) | {"type"})
 
 
-def _rule(entry: Any, source: str, where: str) -> Rule:
-    known: dict[str, type[Rule]] = {**CHECKS, **TRAJECTORY_CHECKS, **AGGREGATES}
-    kind = entry.get("type") if isinstance(entry, dict) else None
-    if not isinstance(kind, str) or kind not in known:
-        hint = _nearest(kind, set(known)) if isinstance(kind, str) else ""
-        raise SuiteRefused(source, where, "type", f"not a check runsite knows{hint}")
-    return _model(known[kind], entry, source, where)
+_PROVIDER_REFUSALS = {
+    "api_key": "a key never goes in a suite file: the provider's SDK reads it from its "
+    "environment variable",
+    "model": 'the model is the second half of provider = "PROVIDER/MODEL"',
+    "client": "a client is a Python object, which a data file cannot give",
+}
 
 
-def _needed(section: SuiteSection, source: str) -> int:
-    if section.samples == 1:
-        return 1
-    if section.min_agreement is None:
-        raise SuiteRefused(
-            source,
-            "[suite]",
-            "min_agreement",
-            f"mandatory once samples > 1 (here {section.samples})",
-        )
-    match = re.fullmatch(r"(\d+)/([1-9]\d*)", section.min_agreement)
-    counts = [f"{k}/{section.samples}" for k in range(1, section.samples + 1)]
-    if match:
-        top, bottom = int(match[1]), int(match[2])
-        needed, rest = divmod(top * section.samples, bottom)
-        if rest == 0 and 1 <= needed <= section.samples:
-            return needed
-    raise SuiteRefused(
-        source,
-        "[suite]",
-        "min_agreement",
-        f"no count of {section.samples} samples gives this share; one of {', '.join(counts)}",
-    )
-
-
-def _check_names(rules: Sequence[Rule], source: str) -> None:
-    seen: dict[str, int] = {}
-    for n, rule in enumerate(rules, 1):
-        if rule.label in seen:
-            raise SuiteRefused(
-                source,
-                f"[[assertions]] #{n}",
-                "name",
-                f"{rule.label!r} already names check #{seen[rule.label]}; give one a name",
-            )
-        seen[rule.label] = n
-    per_case = {rule.label for rule in rules if isinstance(rule, Check)}
-    for n, rule in enumerate(rules, 1):
-        if isinstance(rule, Aggregate) and rule.over not in per_case:
-            raise SuiteRefused(
-                source, f"[[assertions]] #{n}", "over", "names no per-case check of this suite"
-            )
-
-
-def _check_cases(cases: Sequence[Case], aggregates: Sequence[Aggregate], source: str) -> None:
-    seen: set[str] = set()
-    for n, case in enumerate(cases, 1):
-        if case.id in seen:
-            raise SuiteRefused(source, f"case #{n}", "id", "the same case id appears twice")
-        seen.add(case.id)
-        if aggregates and case.label is not None and case.label not in ("positive", "negative"):
-            raise SuiteRefused(source, f"case #{n}", "label", "not one of positive, negative")
-    if not cases:
-        raise SuiteRefused(source, "", "", "the cases file holds no case")
-
-
-def _check_references(body: dict[str, JsonValue], cases: Sequence[Case], source: str) -> None:
+def check_references(body: dict[str, JsonValue], cases: Sequence[Case], source: str) -> None:
     """Every ``case.`` leaf of an http body names a field each measured case has."""
     for path, leaf in _leaves(body, "body"):
         if not (isinstance(leaf, str) and leaf.startswith("case.")):
@@ -291,30 +280,17 @@ def _check_references(body: dict[str, JsonValue], cases: Sequence[Case], source:
         parts = leaf.split(".")[1:]
         if (
             not parts
-            or parts[0] not in CASE_FIELDS
+            or parts[0] not in READABLE
             or (parts[0] in ("vars", "metadata")) != (len(parts) == 2)
         ):
             raise SuiteRefused(
                 source, "[target]", path, "a case. reference that names no case field"
             )
         for case in cases:
-            if case.suspended is None and read_reference(case, parts) is _MISSING:
+            if case.suspended is None and read_reference(case.as_mapping(), parts) is MISSING:
                 raise SuiteRefused(
                     source, "[target]", path, f"the case {case.id!r} has no such field"
                 )
-
-
-_MISSING = object()
-
-
-def read_reference(case: Case, parts: Sequence[str]) -> Any:
-    """The value a ``case.`` reference names in ``case``, or ``_MISSING``."""
-    value: Any = case.as_mapping()
-    for part in parts:
-        if not isinstance(value, dict) or part not in value:
-            return _MISSING
-        value = value[part]
-    return value
 
 
 def _leaves(value: JsonValue, path: str) -> list[tuple[str, JsonValue]]:
@@ -323,3 +299,82 @@ def _leaves(value: JsonValue, path: str) -> list[tuple[str, JsonValue]]:
     if isinstance(value, list):
         return [leaf for n, item in enumerate(value) for leaf in _leaves(item, f"{path}[{n}]")]
     return [(path, value)]
+
+
+def _rule(entry: Any, source: str, where: str) -> Rule:
+    known: dict[str, type[Rule]] = {**CHECKS, **AGGREGATES}
+    kind = entry.get("type") if isinstance(entry, dict) else None
+    if not isinstance(kind, str) or kind not in known:
+        hint = _nearest(kind, list(known)) if isinstance(kind, str) else ""
+        raise SuiteRefused(source, where, "type", f"not a check runsite knows{hint}")
+    model = known[kind]
+    keys = _keys(model) | set(ALIASES.get(kind, {})) | {"type"}
+    if model is Repeated:
+        inner = entry.get("inner")
+        if isinstance(inner, dict) and inner.get("type") in AGGREGATES:
+            raise SuiteRefused(source, f"{where}.inner", "type", "an aggregate cannot be repeated")
+        if isinstance(inner, dict):
+            entry = entry | {"inner": _rule(inner, source, f"{where}.inner")}
+    return _model(model, entry, source, where, kind, keys)
+
+
+def _agreement(section: SuiteSection, source: str) -> float | None:
+    if section.samples == 1:
+        return None
+    if section.min_agreement is None:
+        raise SuiteRefused(
+            source,
+            "[suite]",
+            "min_agreement",
+            f"mandatory once samples > 1 (here {section.samples})",
+        )
+    share = agreement_share(section.min_agreement, section.samples)
+    if share is None:
+        counts = ", ".join(f"{k}/{section.samples}" for k in range(1, section.samples + 1))
+        raise SuiteRefused(
+            source,
+            "[suite]",
+            "min_agreement",
+            f"no count of {section.samples} samples gives this share; one of {counts}",
+        )
+    return share
+
+
+def _check_aggregates(rules: Sequence[Rule], checks: Sequence[Check], source: str) -> None:
+    """Each aggregate counts exactly one per-case check, named by ``over``."""
+    for n, rule in enumerate(rules, 1):
+        if not isinstance(rule, Aggregate):
+            continue
+        where = f"[[assertions]] #{n}"
+        if "[group=" in rule.label:
+            raise SuiteRefused(source, where, "name", "names with [group= are made by by_group")
+        matches = sum(1 for check in checks if check.label == rule.over)
+        if matches != 1:
+            problem = (
+                "names no per-case check of this suite"
+                if not matches
+                else (f"names {matches} per-case checks; give the one counted a name of its own")
+            )
+            raise SuiteRefused(source, where, "over", problem)
+
+
+def _check_cases(cases: Sequence[Case], section: SuiteSection, source: str) -> None:
+    if not cases:
+        raise SuiteRefused(source, "", "", "the cases file holds no case")
+    seen: set[str] = set()
+    for n, case in enumerate(cases, 1):
+        if case.id in seen:
+            raise SuiteRefused(source, f"case #{n}", "id", "the same case id appears twice")
+        seen.add(case.id)
+        if case.canary and case.group is not None:
+            raise SuiteRefused(source, f"case #{n}", "group", "a canary is counted in no group")
+        if case.canary and section.samples < 2:
+            raise SuiteRefused(
+                source, f"case #{n}", "canary", "a canary needs samples of at least 2 in [suite]"
+            )
+
+
+def _check_pinned(section: SuiteSection, source: str) -> None:
+    for path in section.pinned:
+        if path not in section.artifacts:
+            raise SuiteRefused(source, "[suite]", "pinned", "names a file artifacts does not")

@@ -1,4 +1,5 @@
-"""The system under test: a Python function, or an application behind a URL.
+"""The system under test called once per sample, and the ``Reply`` it gives: a Python function
+here (an application behind a URL is ``http_target``, a model ``providers``).
 
 A target is called once per sample of each case and gives back a ``Reply``: the answer the
 checks read, or the reason there is none. A target that raises, times out, answers HTTP 500 or
@@ -8,10 +9,7 @@ never fails, because nobody established what the system would have said.
 
 from __future__ import annotations
 
-import json
 import time
-import urllib.error
-import urllib.request
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any, Literal
@@ -20,7 +18,8 @@ from generator.document.codec import compact
 from generator.document.numbers import at_precision
 from generator.suite.checks import Answer
 from generator.suite.collect import ModelCall, collecting
-from generator.suite.spec import Case, HttpTarget, Price, read_reference
+from generator.suite.spec import Case
+from generator.suite.target_spec import Price
 from generator.suite.trajectory import TrajectoryError, compose, reported
 
 REPLY_KEYS = frozenset({"output", "input", "cost_usd", "latency_ms", "usage", "metadata"})
@@ -169,90 +168,8 @@ def _priced(
         price = prices.get(call.model or "")
         if price is None:
             return None, f"call {n} names a model the target's prices do not list"
-        if not call.usage:
-            return None, f"call {n} reported no token usage to price"
-        total += price.cost(call.usage)
+        cost = price.cost(call.usage) if call.usage else None
+        if cost is None:
+            return None, f"call {n} reported no token usage its model's prices can price"
+        total += cost
     return at_precision(total), None
-
-
-def _at(document: Any, path: str) -> Any:
-    """The value at a dotted path (``data.answer``, ``choices.0.text``), or KeyError."""
-    value = document
-    for part in path.split("."):
-        if isinstance(value, list) and part.isdigit() and int(part) < len(value):
-            value = value[int(part)]
-        elif isinstance(value, dict) and part in value:
-            value = value[part]
-        else:
-            raise KeyError(path)
-    return value
-
-
-def _body(template: Any, case: Case) -> Any:
-    if isinstance(template, dict):
-        return {key: _body(item, case) for key, item in template.items()}
-    if isinstance(template, list):
-        return [_body(item, case) for item in template]
-    if isinstance(template, str) and template.startswith("case."):
-        return read_reference(case, template.split(".")[1:])
-    return template
-
-
-def http_caller(target: HttpTarget) -> Caller:
-    """POST each case's body as JSON and read the answer from the JSON that comes back."""
-
-    def call(case: Case) -> Reply:
-        body = compact(_body(target.body, case))
-        request = urllib.request.Request(
-            target.url,
-            data=body.encode("utf-8"),
-            headers={"Content-Type": "application/json", **target.headers},
-            method="POST",
-        )
-        started = time.perf_counter()
-        try:
-            with urllib.request.urlopen(request, timeout=target.timeout) as response:
-                raw = response.read()
-        except urllib.error.HTTPError as error:
-            return _raised(f"the target answered HTTP {error.code}", started, body)
-        except TimeoutError:
-            return _raised(f"the target did not answer within {target.timeout:g} s", started, body)
-        except urllib.error.URLError as error:
-            return _raised(f"the target could not be reached ({error.reason})", started, body)
-        latency = (time.perf_counter() - started) * 1000
-        return _read_response(target, raw, latency, body)
-
-    return call
-
-
-def _raised(reason: str, started: float, body: str) -> Reply:
-    latency = (time.perf_counter() - started) * 1000
-    return Reply(None, latency, input=body, error=reason, error_kind="raised")
-
-
-def _read_response(target: HttpTarget, raw: bytes, latency: float, body: str) -> Reply:
-    try:
-        document = json.loads(raw)
-        output = _at(document, target.output_path)
-        cost = _at(document, target.cost_path) if target.cost_path else None
-        if target.latency_from_response:
-            latency = float(_at(document, target.latency_from_response))
-        config = _at(document, target.config_path) if target.config_path else {}
-    except (ValueError, KeyError, TypeError) as error:
-        reason = (
-            f"the response has no {error.args[0]}"
-            if isinstance(error, KeyError)
-            else "the response is not JSON"
-        )
-        return Reply(None, latency, input=body, error=reason, error_kind="shape")
-    if (cost is not None and not _number(cost)) or not isinstance(config, dict):
-        return Reply(
-            None,
-            latency,
-            input=body,
-            error="the response's cost or config is malformed",
-            error_kind="shape",
-        )
-    kind: Literal["text", "structured"] = "text" if isinstance(output, str) else "structured"
-    answer = Answer(output, kind, cost_usd=cost, latency_ms=latency)
-    return Reply(answer, latency, input=body, config=config)

@@ -1,7 +1,7 @@
 // Draws every chart of a page from the compact data beside it, with the one plotly.js the site
 // ships, and writes the text table of a chart whose numbers only its data carries.
 (function () {
-  var STATUS = {p: "#2e7d32", f: "#c62828", e: "#757575"};
+  var STATUS = ["#2e7d32", "#c62828", "#757575"];
   var BAND = "rgba(25, 118, 210, 0.18)";
   var LINE = "#1976d2";
   var MARK = "#6d4c41";
@@ -23,7 +23,7 @@
       {type: "scatter", mode: "lines+markers", x: d.x, y: d.score, line: {color: LINE},
        name: d.labels.score},
       {type: "scatter", mode: "lines", x: d.x, y: d.threshold,
-       line: {color: STATUS.f, dash: "dash"}, name: d.labels.threshold}
+       line: {color: STATUS[1], dash: "dash"}, name: d.labels.threshold}
     ];
     var layout = {
       margin: {l: 48, r: 16, t: 24, b: 64},
@@ -52,21 +52,39 @@
     return [data, layout];
   }
 
+  // The rows of interval data, each [case, check, min, max, score, status, threshold] with
+  // numbers back from millionths.
+  function intervalRows(d) {
+    var rows = [];
+    for (var at = 0; at < d.rows.length; at += d.stride) {
+      var row = d.rows.slice(at, at + d.stride);
+      var threshold = d.stride > 6 ? row[6] : d.thresholds[row[1]];
+      rows.push([row[0], row[1]].concat([row[2], row[3], row[4]].map(fromMillionths),
+                [row[5], fromMillionths(threshold)]));
+    }
+    return rows;
+  }
+
+  function fromMillionths(n) {
+    return n === null ? null : n / 1e6;
+  }
+
   function intervalName(d, row) {
     return (row[0] < 0 ? d.run : d.cases[row[0]]) + " · " + d.checks[row[1]];
   }
 
   function intervals(d) {
-    var names = d.rows.map(function (row) { return intervalName(d, row); });
+    var rows = intervalRows(d);
+    var names = rows.map(function (row) { return intervalName(d, row); });
     var data = [
-      {type: "bar", orientation: "h", y: names, base: column(d.rows, 2),
-       x: d.rows.map(function (row) { return Math.max(row[3] - row[2], 0.004); }),
-       marker: {color: d.rows.map(function (row) { return STATUS[row[6]]; }), opacity: 0.55},
+      {type: "bar", orientation: "h", y: names, base: column(rows, 2),
+       x: rows.map(function (row) { return Math.max(row[3] - row[2], 0.004); }),
+       marker: {color: rows.map(function (row) { return STATUS[row[5]]; }), opacity: 0.55},
        name: d.labels.band, hoverinfo: "skip"},
-      {type: "scatter", mode: "markers", y: names, x: column(d.rows, 4),
+      {type: "scatter", mode: "markers", y: names, x: column(rows, 4),
        marker: {symbol: "diamond", size: 9, color: "#212121"}, name: d.labels.score},
-      {type: "scatter", mode: "markers", y: names, x: column(d.rows, 5),
-       marker: {symbol: "line-ns-open", size: 18, color: STATUS.f, line: {width: 2}},
+      {type: "scatter", mode: "markers", y: names, x: column(rows, 6),
+       marker: {symbol: "line-ns-open", size: 18, color: STATUS[1], line: {width: 2}},
        name: d.labels.threshold}
     ];
     var layout = {margin: {l: 220, r: 16, t: 24, b: 40}, barmode: "overlay",
@@ -76,11 +94,11 @@
     return [data, layout];
   }
 
-  function intervalRows(d, body) {
-    d.rows.forEach(function (row) {
+  function intervalTable(d, body) {
+    intervalRows(d).forEach(function (row) {
       var line = body.insertRow();
-      [intervalName(d, row), six(row[2]), six(row[4]), six(row[3]), six(row[5]),
-       d.statuses[row[6]]].forEach(function (text) {
+      [intervalName(d, row), six(row[2]), six(row[4]), six(row[3]), six(row[6]),
+       d.statuses[row[5]]].forEach(function (text) {
         line.insertCell().textContent = text;
       });
     });
@@ -98,7 +116,7 @@
       target.dataset.drawn = "1";
       var table = document.querySelector('table[data-rows-of="' + source.dataset.chart + '"]');
       if (d.kind === "intervals" && table && !table.tBodies[0].rows.length) {
-        intervalRows(d, table.tBodies[0]);
+        intervalTable(d, table.tBodies[0]);
       }
     });
   }

@@ -203,10 +203,10 @@ def test_a_quiet_import_prints_no_progress_bar_when_stderr_is_not_a_terminal(run
 
 
 def test_a_file_no_importer_reads_is_refused_by_name(runsite, archive, tmp_path):
-    log = tmp_path / "task.eval"
-    log.write_bytes(b"PK")
+    log = tmp_path / "task.jsonl"
+    log.write_bytes(b"{}")
     result = runsite("import", "--root", str(archive), str(log))
     assert result.exit_code == 64
     assert result.stderr.splitlines()[0] == (
-        f"runsite: {log}: not a format runsite imports (a digline .json)"
+        f"runsite: {log}: not a format runsite imports (a digline .json, an Inspect .eval or .json)"
     )

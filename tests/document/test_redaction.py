@@ -161,8 +161,9 @@ def test_a_redacted_file_that_carries_payload_is_refused_when_read_back():
         read_redacted(json.dumps(published).encode())
     published = json.loads(redacted_bytes(redact(_planted())))
     published["results"][0]["responses"][0]["output"] = "an answer"
-    with pytest.raises(DocumentRefused, match=r"output: not a key of this record"):
+    with pytest.raises(DocumentRefused, match=r"responses\[0\]: holds a key") as refused:
         read_redacted(json.dumps(published).encode())
+    assert "output" not in str(refused.value)  # a key outside the schema may be payload
     published = json.loads(redacted_bytes(redact(_planted())))
     published["results"][0]["responses"][0]["tools"][0] = "lookup_order"
     with pytest.raises(DocumentRefused, match="a tool name the disclosure does not name"):

@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 
 from generator.importers import detect, digline, files_of, read_files
+from generator.importers.options import Options
 from tests.conftest import CORPUS
 
 
@@ -40,7 +41,7 @@ def test_only_a_stores_baseline_becomes_a_reference(tmp_path):
         path.write_bytes(
             (CORPUS / "digline-local" / "baseline-support__promoted-from-run1.json").read_bytes()
         )
-    assert [digline.read(path).baseline for path in (baseline, loose)] == [True, False]
+    assert [digline.read(path, Options()).baseline for path in (baseline, loose)] == [True, False]
 
 
 def test_a_folder_is_searched_in_a_stable_order_and_never_inside_dot_git(tmp_path):

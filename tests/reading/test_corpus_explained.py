@@ -275,6 +275,8 @@ def test_grouped_checks_added_to_the_classifier_read_as_new_rules_and_new_checks
             "tally.moved",
             {"regressed": 0, "errored": 0, "new": 10, "missing": 0, "improved": 0, "unchanged": 22},
         ),
+        # the ten new verdicts pair with nothing in the reference: the rules differ
+        ("tally.unpaired", {"count": 10, "identity": 0, "rules": 10, "cases": 0}),
         ("tally.rules.changed", {}),
     ]
     # precision and accuracy were unsampled (1) and now take 5 samples; the groups are new.

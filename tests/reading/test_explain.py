@@ -89,7 +89,8 @@ def test_a_score_inside_the_references_declared_noise_floor_is_unchanged_within_
 
 
 def test_a_whole_run_check_whose_denominator_moved_is_never_unchanged():
-    # Same accuracy 0.85, but over 18 cases instead of 20: not unchanged, and not worse either.
+    # Same accuracy 0.85 over the same 20 cases, but counted over 18 of them (two could not be
+    # judged): not unchanged, and not worse either.
     def accuracy(considered: int) -> dict[str, Any]:
         return a_verdict(
             assertion="accuracy",
@@ -97,7 +98,7 @@ def test_a_whole_run_check_whose_denominator_moved_is_never_unchanged():
             score=0.85,
             threshold=0.7,
             tolerance=0.15,
-            metadata={"considered": considered},
+            metadata={"considered": considered, "errored_excluded": 20 - considered},
         )
 
     before = a_run_of(aggregate=[accuracy(20)])
@@ -110,6 +111,28 @@ def test_a_whole_run_check_whose_denominator_moved_is_never_unchanged():
     }
     assert only(reading, "tally.moved")["unchanged"] == 0
     assert "the whole run" in text(reading, "en")
+
+
+def test_a_whole_run_check_that_drops_as_its_denominator_moves_is_not_worse_unless_it_flips():
+    # digline's rule: fewer cases counted of as many seen is another measurement, so a drop is
+    # not a regression; a flip from pass to fail still is one.
+    def f1(score: float, considered: int) -> dict[str, Any]:
+        return a_verdict(
+            assertion="f1",
+            assertion_id="68473fe22b0e79a2",
+            score=score,
+            status="pass" if score >= 0.5 else "fail",
+            threshold=0.5,
+            tolerance=0.0,
+            metadata={"considered": considered, "errored_excluded": 7 - considered},
+        )
+
+    dropped = explain(a_run_of(aggregate=[f1(0.55, 6)]), a_run_of(aggregate=[f1(0.9, 7)]))
+    assert kinds(dropped, "moved") == ["check.denominator_moved"]
+    assert dropped.exit_code == 0
+    flipped = explain(a_run_of(aggregate=[f1(0.4, 6)]), a_run_of(aggregate=[f1(0.9, 7)]))
+    assert "check.regressed.flip" in kinds(flipped, "moved")
+    assert flipped.exit_code == 1
 
 
 def test_a_check_that_errored_now_exits_2_and_one_that_errored_only_before_does_not():

@@ -159,7 +159,7 @@ def test_a_case_id_with_markup_shows_as_text_and_opens_no_dialog(built, served, 
     visit = Visit(browser, f"{served}/runs/acme/planted/{run}/")
     try:
         visit.page.wait_for_timeout(300)
-        assert visit.page.locator(".runsite-case-id", has_text=SCRIPT_CASE).count() == 1
+        assert visit.page.locator(".runsite-matrix tbody th", has_text=SCRIPT_CASE).count() == 1
         assert visit.dialogs == []
     finally:
         visit.close()
@@ -188,6 +188,21 @@ def test_searching_the_italian_site_finds_italian_pages(served, browser):
             "links => links.map(a => a.href)"
         )
         assert links and all("/it/" in link for link in links)
+        assert visit.errors == []
+    finally:
+        visit.close()
+
+
+def test_the_search_box_of_a_run_page_finds_the_sites_pages(built, served, browser):
+    visit = Visit(browser, served + _pages(built)["run"])
+    try:
+        visit.page.keyboard.press("s")
+        visit.page.locator("input.md-search__input").press_sequentially("support", delay=30)
+        visit.page.wait_for_selector(".md-search-result__item")
+        links = visit.page.locator(".md-search-result__item a").evaluate_all(
+            "links => links.map(a => a.href)"
+        )
+        assert any(link.endswith("/suites/acme/support/") for link in links)
         assert visit.errors == []
     finally:
         visit.close()

@@ -145,3 +145,23 @@ def test_each_language_searches_its_own_pages(built: Path):
     assert "Evaluation runs" in {entry["title"] for entry in english["docs"]}
     page = (built / "site" / "it" / "suites" / "acme" / "support" / "index.html").read_text()
     assert '"base": "../../../../it/"' in page
+
+
+def test_run_pages_wear_the_users_palette_logo_and_copyright(built: Path, tmp_path: Path):
+    user_config = built / "mkdocs.yml"
+    user_config.write_text(
+        "theme:\n  palette:\n    primary: deep orange\n  icon:\n    logo: material/rocket\n"
+        "copyright: Published by the evaluation team\n",
+        encoding="utf-8",
+    )
+    try:
+        runsite("build", "--root", str(built), "--out", str(tmp_path / "look"))
+    finally:
+        user_config.unlink()
+    home = (tmp_path / "look" / "index.html").read_text()
+    for page in [*(tmp_path / "look" / "runs").rglob("index.html")][:3]:
+        text = page.read_text()
+        assert 'data-md-color-primary="deep-orange"' in text
+        assert "Published by the evaluation team" in text
+        logo = home[home.index('class="md-header__button md-logo"') :][:1500]
+        assert logo[logo.index("<svg") : logo.index("</svg>")] in text

@@ -21,9 +21,13 @@ BUILD = {
         "[[assertions]] #1: tools: empty",
     ),
     "an empty name": (_checks('type = "never"\ntool = ""'), "[[assertions]] #1: tool: empty"),
-    "an empty name in a list": (
+    "an empty name in a list, in runsite's spelling": (
         _checks('type = "tools_called"\ntools = ["a", ""]'),
-        "[[assertions]] #1: tools[1]: empty",
+        "[[assertions]] #1: expected[1]: empty",
+    ),
+    "tools_called without its sequence, named as digline names it": (
+        _checks('type = "tools_called"'),
+        "[[assertions]] #1: expected: missing",
     ),
     "before a tool and itself": (
         _checks('type = "before"\nfirst = "a"\nthen = "a"'),
@@ -37,9 +41,9 @@ BUILD = {
         _checks('type = "max_steps"\nlimit = 3'),
         "[[assertions]] #1: count: missing",
     ),
-    "tool_called_with without match": (
+    "tool_called_with with nothing to match": (
         _checks('type = "tool_called_with"\ntool = "a"\narguments = {}'),
-        "[[assertions]] #1: match: missing",
+        "[[assertions]] #1: arguments: empty",
     ),
     "a threshold other than 1": (
         _checks('type = "never"\ntool = "a"\nthreshold = 0.5'),
@@ -50,12 +54,12 @@ BUILD = {
         "[[assertions]] #2: tool: never calling a tool that another check requires (check #1)",
     ),
     "never beside tools_called that requires the tool": (
-        _checks('type = "never"\ntool = "a"', 'type = "tools_called"\ntools = ["a"]'),
-        "[[assertions]] #2: tools: never calling a tool that another check requires (check #1)",
+        _checks('type = "never"\ntool = "a"', 'type = "tools_called"\nexpected = ["a"]'),
+        "[[assertions]] #2: expected: never calling a tool that another check requires (check #1)",
     ),
     "never beside tool_called_with on the tool": (
         _checks(
-            'type = "tool_called_with"\ntool = "a"\narguments = {}\nmatch = "subset"',
+            'type = "tool_called_with"\ntool = "a"\narguments = { x = 1 }\nmatch = "subset"',
             'type = "never"\ntool = "a"',
         ),
         "[[assertions]] #2: tool: never calling a tool that another check requires (check #1)",
@@ -134,7 +138,7 @@ ERRORS = {
     ),
     "nothing with arguments, for tool_called_with": (
         "{'tools': ['a']}",
-        'type = "tool_called_with"\ntool = "a"\narguments = {}\nmatch = "exact"',
+        'type = "tool_called_with"\ntool = "a"\narguments = { q = 1 }\nmatch = "exact"',
         "the target reported neither tool_calls nor steps: return them in its metadata, or hand each "
         "model call to generator.record_call",
     ),

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from generator.suite.checks import Answer, CostBudget, budget_score
+from generator.suite.budgets import CostBudget, budget_score
+from generator.suite.checks import Answer
 
 
 @pytest.mark.parametrize(
@@ -20,7 +21,7 @@ from generator.suite.checks import Answer, CostBudget, budget_score
     ],
 )
 def test_a_budget_score_is_on_the_side_of_the_threshold_its_measurement_is_on(spent, expected):
-    assert budget_score(spent, 0.001) == expected
+    assert budget_score(spent, 0.001, 0.5) == expected
 
 
 @pytest.mark.parametrize(
@@ -32,7 +33,21 @@ def test_a_budget_score_is_on_the_side_of_the_threshold_its_measurement_is_on(sp
     ],
 )
 def test_a_measurement_over_its_cap_by_one_storage_step_still_fails(measured, expected):
-    assert budget_score(measured, 800.0) == expected
+    assert budget_score(measured, 800.0, 0.5) == expected
+
+
+@pytest.mark.parametrize(
+    ("measured", "expected"),
+    [
+        (800.0, 0.5),  # at the cap: above a threshold of 0.45, a pass
+        (977.777778, 0.449999),  # over the cap, scoring 0.45 at storage precision: a fail
+        (1200.0, 0.4),
+    ],
+)
+def test_a_budget_below_the_default_threshold_keeps_each_side_of_its_own_threshold(
+    measured, expected
+):
+    assert budget_score(measured, 800.0, 0.45) == expected
 
 
 def test_a_cost_budget_without_a_reported_cost_cannot_judge():

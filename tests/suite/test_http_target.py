@@ -20,6 +20,12 @@ class _Application(BaseHTTPRequestHandler):
         body = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
         if self.path == "/slow":
             time.sleep(1.0)
+        if self.path == "/anonymous":
+            config: dict[str, object] = {"model": "m-7"}
+        elif self.path == "/switching":
+            config = {"provider": "acme-llm", "model": body["question"]}
+        else:
+            config = {"provider": "acme-llm", "model": "m-7", "temperature": 0.1}
         if self.path == "/broken":
             self.send_response(500)
             self.end_headers()
@@ -27,7 +33,7 @@ class _Application(BaseHTTPRequestHandler):
         answer = {
             "data": {"answer": f"ok {body['question']}"},
             "usage": {"cost_usd": 0.0004, "elapsed_ms": 12.5},
-            "config": {"provider": "acme-llm", "model": "m-7", "temperature": 0.1},
+            "config": config,
             "echo": {"channel": body["channel"], "auth": self.headers.get("X-Team")},
         }
         payload = json.dumps(answer).encode()
@@ -90,14 +96,10 @@ def test_the_body_is_built_from_the_case_and_the_answer_read_from_its_paths(
     assert (response.cost_usd, response.latency_ms, response.input) == (
         0.0004,
         12.5,
-        '{"channel":"email","question":"where"}',
+        '{"channel": "email", "question": "where"}',
     )
-    assert run.target_config.values == {
-        "base_url": f"{server}/answer",
-        "model": "m-7",
-        "provider": "acme-llm",
-        "temperature": 0.1,
-    }
+    # only what the application reported: neither the url nor a provider "http"
+    assert run.target_config.values == {"model": "m-7", "provider": "acme-llm", "temperature": 0.1}
 
 
 def test_a_timeout_is_an_error_not_a_fail(runsite, tmp_path, server):
@@ -115,17 +117,44 @@ def test_an_http_500_is_an_error_not_a_fail(runsite, tmp_path, server):
     assert run.results[0].verdicts[0].reason == "the target answered HTTP 500"
 
 
+def _first_case(runsite, tmp_path: Path, target: str):
+    """The first case of a run of the default checks against ``target``."""
+    suite = write_suite(tmp_path, target=target, cases=CASES)
+    runsite("run", str(suite), "--no-archive", "--out", str(tmp_path / "r.json"))
+    return read_run((tmp_path / "r.json").read_bytes()).run.results[0]
+
+
 def test_an_answer_without_the_output_path_is_an_error_of_shape(runsite, tmp_path, server):
-    suite = write_suite(
+    target = _target(f"{server}/answer")
+    case = _first_case(
+        runsite,
         tmp_path,
-        target=_target(f"{server}/answer").replace(
-            'output_path = "data.answer"', 'output_path = "data.reply"'
-        ),
-        cases=CASES,
+        target.replace('output_path = "data.answer"', 'output_path = "data.reply"'),
     )
+    assert (case.error_kind, case.verdicts[0].reason) == ("shape", "the response has no data.reply")
+
+
+def test_a_configuration_that_names_no_provider_is_refused_as_digline_refuses_it(
+    runsite, tmp_path, server
+):
+    result, run = _measure(runsite, tmp_path, f"{server}/anonymous")
+    assert result.exit_code == 2
+    assert run.results[0].verdicts[0].reason == "the reported configuration names no provider"
+    assert run.target_config.values is None
+
+
+def test_an_application_that_contradicts_expect_config_errors_its_case(runsite, tmp_path, server):
+    expecting = 'config_path = "config"\nexpect_config = { model = "m-8" }'
+    target = _target(f"{server}/answer").replace('config_path = "config"', expecting)
+    assert _first_case(runsite, tmp_path, target).verdicts[0].reason == (
+        "the application reported a model the suite does not expect"
+    )
+
+
+def test_a_model_that_changes_part_way_through_errors_the_later_case(runsite, tmp_path, server):
+    cases = [{"id": "a", "vars": {"question": "m-1"}}, {"id": "b", "vars": {"question": "m-2"}}]
+    suite = write_suite(tmp_path, target=_target(f"{server}/switching"), cases=cases)
     runsite("run", str(suite), "--no-archive", "--out", str(tmp_path / "r.json"))
     run = read_run((tmp_path / "r.json").read_bytes()).run
-    assert (run.results[0].error_kind, run.results[0].verdicts[0].reason) == (
-        "shape",
-        "the response has no data.reply",
-    )
+    assert [c.verdicts[0].status for c in run.results] == ["pass", "error"]
+    assert run.target_config.values == {"model": "m-1", "provider": "acme-llm"}

@@ -48,7 +48,7 @@ REFUSALS: dict[str, tuple[dict[str, Any], str]] = {
     ),
     "an unknown case key": (
         {"cases": [{"id": "a", "expect": 1}]},
-        "cases.json: case #1: expect: not a key of case #1; did you mean expected?",
+        "cases.json: case #1: expect: not a key of case; did you mean expected?",
     ),
     "no assertions": (
         {"assertions": ""},
@@ -79,13 +79,59 @@ REFUSALS: dict[str, tuple[dict[str, Any], str]] = {
     ),
     "an llm rubric without its limits": (
         {"assertions": RUBRIC},
-        "suite.toml: [[assertions]] #1: threshold: missing (and 1 more)",
+        "suite.toml: [[assertions]] #1: threshold: missing; tolerance: missing",
     ),
-    "two checks with one name": (
+    "a typo beside a missing key: the typo first, then every problem": (
+        {"assertions": RUBRIC + "treshold = 0.7"},
+        "suite.toml: [[assertions]] #1: treshold: not a key of llm_rubric; did you mean "
+        "threshold?; threshold: missing; tolerance: missing",
+    ),
+    "tools_called with a misspelt sequence, naming the key digline expects": (
+        {"assertions": '[[assertions]]\ntype = "tools_called"\ntool = ["a"]'},
+        "suite.toml: [[assertions]] #1: tool: not a key of tools_called; did you mean tools?; "
+        "expected: missing",
+    ),
+    "an aggregate over a name two checks share": (
         {
-            "assertions": '[[assertions]]\ntype = "contains"\nneedle = "a"\n[[assertions]]\ntype = "contains"\nneedle = "b"'
+            "assertions": '[[assertions]]\ntype = "contains"\nneedle = "a"\n[[assertions]]\ntype = "contains"\nneedle = "b"\n'
+            '[[assertions]]\ntype = "accuracy"\nover = "contains"\nthreshold = 0.5\ntolerance = 0.1'
         },
-        "suite.toml: [[assertions]] #2: name: 'contains' already names check #1; give one a name",
+        "suite.toml: [[assertions]] #3: over: names 2 per-case checks; give the one counted a name of its own",
+    ),
+    "a limit a repeated check takes from the check it repeats": (
+        {
+            "assertions": '[[assertions]]\ntype = "repeated"\nsamples = 3\nmin_agreement = "2/3"\nthreshold = 0.5\n'
+            '[assertions.inner]\ntype = "contains"\nneedle = "ok"'
+        },
+        "suite.toml: [[assertions]] #1: threshold: not written in a runsite suite: a repeated "
+        "check takes it from the check in inner",
+    ),
+    "patterns on pii_absent, which digline's file cannot give either": (
+        {"assertions": '[[assertions]]\ntype = "pii_absent"\npatterns = ["x"]'},
+        "suite.toml: [[assertions]] #1: patterns: not written in a runsite suite: patterns carry "
+        "a checksum function",
+    ),
+    "a disclosure in the suite": (
+        {"suite_extra": "disclosure = []"},
+        "suite.toml: [suite]: disclosure: not written in a runsite suite: what leaves the "
+        "perimeter is declared in runsite.toml",
+    ),
+    "a judge whose provider is not installed": (
+        {
+            "assertions": RUBRIC.replace("judges:score", "openai/gpt-4.1-mini")
+            + "threshold = 0.7\ntolerance = 0.05"
+        },
+        "suite.toml: [[assertions]]: judge: no provider 'openai' is installed (installed: none); "
+        "a provider comes from a package that registers it in the entry-point group "
+        "runsite.providers",
+    ),
+    "a provider target whose provider is not installed": (
+        {"target": 'type = "provider"\nprovider = "anthropic/claude-haiku-4-5"'},
+        "suite.toml: [target]: provider: no provider 'anthropic' is installed (installed: none)",
+    ),
+    "a key in a provider target": (
+        {"target": 'type = "provider"\nprovider = "anthropic/claude-haiku-4-5"\napi_key = "k"'},
+        "suite.toml: [target]: api_key: a key never goes in a suite file",
     ),
     "an aggregate over no check": (
         {"assertions": ACCURACY_OVER_SIGNED},
@@ -97,7 +143,7 @@ REFUSALS: dict[str, tuple[dict[str, Any], str]] = {
             'over = "contains"\nthreshold = "1/2"\ntolerance = 0.1',
             "cases": [{"id": "a", "label": "yes"}],
         },
-        "cases.json: case #1: label: not one of positive, negative",
+        "cases.json: case #1: label: not one of 'positive' or 'negative'",
     ),
     "a regex that does not compile": (
         {"assertions": '[[assertions]]\ntype = "regex"\npattern = "(unclosed"'},

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 import json
 import subprocess
 import sys
@@ -12,6 +13,8 @@ import pytest
 
 from generator.document.codec import read_run
 from generator.document.model import Run
+from generator.suite.agent_checks import Never, Subsequence
+from generator.suite.identity import assertion_id
 from tests.suite._suites import write_suite
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
@@ -65,11 +68,12 @@ def test_a_suspended_case_is_recorded_with_its_reason_and_never_measured(runsite
 def test_the_classifier_example_counts_accuracy_and_precision_over_its_labels(runsite, tmp_path):
     _, run = _run(runsite, EXAMPLES / "classifier" / "suite.toml", tmp_path)
     accuracy, precision = run.aggregate
-    # 12 labelled cases. The rules flag a claim over its category's cap, without a receipt, a
-    # possible duplicate, or a meal on a weekend: amount-over-cap, no-receipt, duplicate-claim,
-    # weekend-bar and client-dinner (a meal over 120) are flagged and marked positive (TP 5);
-    # parking has no receipt but is marked negative (FP 1); nothing positive is missed (FN 0);
-    # the other six are approved and marked negative (TN 6). Accuracy 11/12, precision 5/6.
+    # 12 labelled cases, the check passing where the classifier decided as the reviewer did.
+    # The rules flag a claim over its category's cap, without a receipt, a possible duplicate,
+    # or a meal on a weekend: amount-over-cap, no-receipt, duplicate-claim, weekend-bar and
+    # client-dinner (a meal over 120) are positive and flagged (TP 5); parking has no receipt
+    # but is negative (FP 1); nothing positive is approved (FN 0); the other six are negative
+    # and approved (TN 6). Accuracy 11/12, precision 5/6.
     assert accuracy.metadata["true_positive"] == 5
     assert accuracy.metadata["false_positive"] == 1
     assert accuracy.metadata["false_negative"] == 0
@@ -145,14 +149,17 @@ def test_samples_that_disagree_below_the_floor_are_an_error_with_the_counts(runs
     _, run = _run(runsite, suite, tmp_path)
     verdict = run.results[0].verdicts[0]
     assert verdict.status == "error"
+    # digline's shape: no spread on a fold that did not agree
     assert verdict.metadata == {
         "agreement": 0.5,
         "errored_samples": 0,
         "samples": 4,
         "scores": [1.0, 0.0, 1.0, 0.0],
-        "spread": 1.0,
     }
-    assert verdict.reason == "only 2 of 4 samples share one outcome, and the suite asks for 3"
+    assert verdict.reason == (
+        "the samples did not agree: 0.50 of them share the majority outcome, below the "
+        "required 0.75"
+    )
 
 
 def test_a_judge_that_raises_or_scores_out_of_range_is_an_error_not_a_fail(runsite, tmp_path):
@@ -195,7 +202,11 @@ def test_structured_output_is_recorded_as_canonical_json_and_text_checks_cannot_
         "structured",
         '{"q":"a"}',
     )
-    assert [v.status for v in run.results[0].verdicts] == ["error", "pass"]
+    # is_json reads text, as digline's does: an answer already decoded has nothing to decode
+    assert [v.status for v in run.results[0].verdicts] == ["error", "error"]
+    assert (
+        run.results[0].verdicts[1].reason == "is_json does not read structured output (reads: text)"
+    )
 
 
 def test_meta_annotates_the_run(runsite, tmp_path):
@@ -226,3 +237,50 @@ def test_two_suites_with_a_module_of_the_same_name_each_get_their_own(
     _, second = _run(runsite, two, tmp_path)
     assert first.results[0].verdicts[0].status == "pass"
     assert second.results[0].verdicts[0].status == "fail"
+
+
+def test_runsites_own_trajectory_checks_get_identities_by_diglines_rule():
+    def digest(payload: dict[str, Any]) -> str:
+        text = json.dumps(payload, sort_keys=True, separators=(",", ":"))
+        return hashlib.sha256(text.encode()).hexdigest()[:16]
+
+    kinds = ["conversation", "structured", "text"]
+    never = Never(type="never", tool="delete_account")
+    assert assertion_id(never, {}) == digest(
+        {"__type__": "Never", "tool": "delete_account", "name": "never", "accepts": kinds}
+    )
+    named = Subsequence(type="subsequence", name="looks_up", tools=["a", "b"], threshold=1.0)
+    assert assertion_id(named, {}) == digest(
+        {"__type__": "Subsequence", "tools": ["a", "b"], "name": "looks_up", "accepts": kinds}
+    )
+
+
+def test_a_number_written_as_an_integer_keeps_diglines_identity_and_hash(tmp_path):
+    written = {
+        "integers": "max_ms = 800\ntolerance = 0",
+        "floats": "max_ms = 800.0\ntolerance = 0.0",
+    }
+    found = {}
+    for name, numbers in written.items():
+        checks = f'[[assertions]]\ntype = "latency_budget"\n{numbers}'
+        found[name] = _identities(write_suite(tmp_path / name, assertions=checks), tmp_path, name)
+    # digline fingerprints the value as written: 800 and 800.0 are two identities, 0 and 0.0
+    # two hashes
+    kinds = ["conversation", "structured", "text"]
+    assert (
+        found["integers"]["ids"][0]
+        == hashlib.sha256(
+            json.dumps(
+                {
+                    "__type__": "LatencyBudget",
+                    "accepts": kinds,
+                    "max_ms": 800,
+                    "name": "latency_budget",
+                },
+                sort_keys=True,
+                separators=(",", ":"),
+            ).encode()
+        ).hexdigest()[:16]
+    )
+    assert found["integers"]["ids"] != found["floats"]["ids"]
+    assert found["integers"]["config_hash"] != found["floats"]["config_hash"]

@@ -73,6 +73,19 @@ PHRASES: dict[str, str] = {
     "fact.tally.within_noise.many": (
         "{count} checks moved by less than the reference's noise floor."
     ),
+    "fact.tally.nothing_paired": (
+        "No check of one run pairs with a check of the other, so nothing was compared and "
+        "nothing can be said to be better or worse."
+    ),
+    "fact.tally.unpaired": (
+        "{count} verdicts of the two runs pair with none of the other run's: {identity} because "
+        "the runs give their check different identities (assertion_id), {rules} because the "
+        "rules differ, {cases} because their case is in one run only."
+    ),
+    "fact.check.unpaired.identity": (
+        "The check {check} is in both runs under different identities (assertion_id), so none "
+        "of its verdicts pair: the runs identify their checks by different rules."
+    ),
     "fact.tally.rules.same": (
         "The rules (checks, thresholds, tolerances, samples) are those of the reference."
     ),

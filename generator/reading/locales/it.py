@@ -85,6 +85,21 @@ PHRASES: dict[str, str] = {
     "fact.tally.within_noise.many": (
         "{count} controlli si sono spostati meno del margine di rumore del riferimento."
     ),
+    "fact.tally.nothing_paired": (
+        "Nessun controllo di un'esecuzione si accoppia con un controllo dell'altra: non è "
+        "stato confrontato nulla, e nulla si può dire migliorato o peggiorato."
+    ),
+    "fact.tally.unpaired": (
+        "{count} verdetti delle due esecuzioni non si accoppiano con nessuno dell'altra: {identity} "
+        "perché le due esecuzioni danno al loro controllo identità diverse (assertion_id), "
+        "{rules} perché le regole sono diverse, {cases} perché il loro caso è in una sola "
+        "esecuzione."
+    ),
+    "fact.check.unpaired.identity": (
+        "Il controllo {check} è in entrambe le esecuzioni con identità diverse (assertion_id), "
+        "quindi nessuno dei suoi verdetti si accoppia: le esecuzioni identificano i controlli "
+        "con regole diverse."
+    ),
     "fact.tally.rules.same": (
         "Le regole (controlli, soglie, tolleranze, campioni) sono quelle del riferimento."
     ),

@@ -1,0 +1,291 @@
+"""One Inspect log as one run document at schema 23.
+
+- **Names.** The tenant is ``--tenant``, else the eval's metadata ``tenant`` (``Task(metadata=…)``
+  or ``inspect eval --metadata tenant=…``); a log that names none is refused. The suite is
+  ``--suite``, else the task's name (past its package, where it has one). The environment is the
+  eval's metadata ``environment``, else ``inspect``. ``created_at`` is the eval's ``created``.
+- **Cases and checks.** A case per sample id, in the dataset's order; each scorer a check in every
+  case, its epochs the verdict's samples (``scores``); each metric in the log's results a
+  run-level check (``aggregate``) that records the value and never fails.
+- **Identities.** A scorer's ``assertion_id`` is the first 16 hex digits of the SHA-256 of the
+  canonical JSON ``{"name": scorer, "parameters": {"options": its options}, "type":
+  "inspect_ai.scorer"}``; a metric's, of ``{"name": "scorer[/reducer]/metric", "parameters":
+  {"metric", "reducer", "scorer"}, "type": "inspect_ai.metric"}``. The ``config_hash`` is the same
+  digest of ``{"reducers": the epoch reducers, "rules": [{"id", "threshold", "tolerance"}, …]
+  (one per scorer, in order), "samples": the epochs}``. The same log under the same
+  ``runsite.toml`` is the same run, byte for byte; two logs of one task and its scorers pair
+  check by check.
+- **Payload** stays inside the document's payload fields, so redaction drops it as it drops
+  digline's: a sample's input and output on its recorded response, tool arguments and results
+  on its steps, explanations (and errors' messages) as the verdict's reason, the target and each
+  epoch's answer and score metadata in the verdict's metadata (not numbers, so withheld), and
+  sample metadata and the eval's ids in the run's metadata.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+from datetime import datetime
+from functools import partial
+from typing import Any, TypeVar
+
+from generator.document.codec import compact, validate
+from generator.document.model import SCHEMA
+from generator.document.record import json_type
+from generator.errors import DocumentRefused
+from generator.importers.inspect_ai.container import Container, resolved
+from generator.importers.inspect_ai.log import LOG_VERSION, Header, Reduction, Sample
+from generator.importers.inspect_ai.scores import (
+    Check,
+    Epochs,
+    aggregates,
+    categorical,
+    digest,
+    verdict,
+)
+from generator.importers.inspect_ai.steps import Bill, Trajectory, trajectory_of
+from generator.importers.options import Options
+
+T = TypeVar("T")
+
+
+Slots = dict[str, dict[int, Sample]]
+"""Each case's samples, by epoch."""
+Paths = dict[tuple[str, int], Trajectory]
+"""Each sample's trajectory, by case and epoch."""
+
+
+def run_of(container: Container, options: Options) -> dict[str, Any]:
+    """The run document of one log, as the mapping its canonical bytes are written from; the
+    importer validates it as it reads those bytes back."""
+    header = _header(container)
+    spec = header.eval
+    epochs = spec.config.epochs or 1
+    reducers = spec.config.epochs_reducer or ["mean"]
+    samples, paths = _samples(container, epochs)
+    checks = _checks(header, samples, paths, options)
+    cases = _cases(header, samples, paths, checks, reducers[0], epochs)
+    judges = sorted(set().union(*(t.judges for t in paths.values())))
+    target, judge = Bill(), Bill()
+    for path in paths.values():
+        target.merge(path.target)
+        judge.merge(path.judge)
+    complete = len(paths) == len(cases) * epochs
+    rules = [{"id": c.assertion_id, "threshold": c.threshold, "tolerance": 0.0} for c in checks]
+    return {
+        "schema_version": SCHEMA,
+        **_located(container.origin, partial(_names, header, options)),
+        "config_hash": digest({"reducers": reducers, "rules": rules, "samples": epochs}),
+        "created_at": _located(container.origin, partial(_created, spec.created)),
+        "git_commit": _commit(header),
+        "redacted": False,
+        "projected": False,
+        "metadata": _metadata(header, samples),
+        "results": cases,
+        "aggregate": aggregates(header.results.scores if header.results else []),
+        "artifacts": {},
+        "target_config": {"values": _target(header)},
+        "judge_config": {"identities": judges} if judges else {},
+        "usage": {"target": target.totals(complete), "judge": judge.totals(complete)},
+    }
+
+
+def _samples(container: Container, epochs: int) -> tuple[Slots, Paths]:
+    """Every sample of the log, validated, and its trajectory."""
+    samples: Slots = {}
+    paths: Paths = {}
+    for where, raw in container.samples:
+        sample, events = _located(where, partial(_sample, raw))
+        case_id = str(sample.id)
+        if not 1 <= sample.epoch <= epochs:
+            raise DocumentRefused(_at(where, "epoch"), f"not one of the eval's {epochs} epochs")
+        if sample.epoch in samples.setdefault(case_id, {}):
+            raise DocumentRefused(where, f"a second sample of case {case_id}, epoch {sample.epoch}")
+        samples[case_id][sample.epoch] = sample
+        paths[(case_id, sample.epoch)] = _located(where, partial(trajectory_of, events))
+    if not samples:
+        raise DocumentRefused("samples", "none recorded, so there is nothing to import")
+    return samples, paths
+
+
+def _checks(header: Header, samples: Slots, paths: Paths, options: Options) -> list[Check]:
+    """A check per scorer, its identity from its name and options, its threshold from the
+    archive's ``[inspect]``."""
+    every = [s for by in samples.values() for s in by.values()]
+    judged = set().union(*(t.judged for t in paths.values()))
+    return [
+        Check(
+            name,
+            digest({"name": name, "parameters": {"options": kept}, "type": "inspect_ai.scorer"}),
+            options.inspect.threshold(name, categorical(_values(name, every))),
+            name in judged,
+        )
+        for name, kept in _scorers(header, every)
+    ]
+
+
+def _cases(
+    header: Header, samples: Slots, paths: Paths, checks: list[Check], reducer: str, epochs: int
+) -> list[dict[str, Any]]:
+    """Every case: a verdict per check over its epochs, and a response per recorded sample."""
+    reduced = _reduced(header.reductions or [], reducer)
+    cases = []
+    for case_id in _case_ids(header, samples):
+        slots = [samples.get(case_id, {}).get(epoch) for epoch in range(1, epochs + 1)]
+        mine = {scorer: values[case_id] for scorer, values in reduced.items() if case_id in values}
+        case: dict[str, Any] = {
+            "case_id": case_id,
+            "suspended": False,
+            "verdicts": [verdict(check, Epochs(slots, mine)) for check in checks],
+        }
+        recorded = [s for s in slots if s is not None]
+        if recorded:
+            case["responses"] = [_response(s, paths[(case_id, s.epoch)]) for s in recorded]
+        if len(recorded) == len(slots) and all(s.error is not None for s in recorded):
+            case["error_kind"] = "raised"
+        cases.append(case)
+    return cases
+
+
+def _header(container: Container) -> Header:
+    """The log's header, its format's version checked before anything else is read."""
+    version = container.header.get("version")
+    if not isinstance(version, int) or isinstance(version, bool):
+        problem = "missing" if version is None else f"a JSON {json_type(version)}, not an integer"
+        raise DocumentRefused(_at(container.origin, "version"), problem)
+    if version != LOG_VERSION:
+        raise DocumentRefused(
+            _at(container.origin, "version"),
+            f"Inspect's log format {version}; runsite reads format {LOG_VERSION}",
+        )
+    return _located(container.origin, lambda: validate(Header, container.header))
+
+
+def _sample(raw: dict[str, Any]) -> tuple[Sample, list[dict[str, Any]]]:
+    """A sample with its pools and attachments undone, and its events as they are."""
+    whole = resolved(raw)
+    return validate(Sample, whole), whole["events"]
+
+
+def _located(where: str, read: Callable[[], T]) -> T:
+    """``read()``, its refusals placed inside ``where``."""
+    try:
+        return read()
+    except DocumentRefused as refused:
+        raise DocumentRefused(_at(where, refused.where), refused.problem) from None
+
+
+def _at(where: str, inner: str) -> str:
+    """A key path inside a member of an .eval (``samples/x.json: events[2]``) or inside a .json
+    log (``samples[3].events[2]``)."""
+    if not where or not inner:
+        return where or inner
+    return f"{where}.{inner}" if where.endswith("]") else f"{where}: {inner}"
+
+
+def _names(header: Header, options: Options) -> dict[str, str]:
+    metadata = header.eval.metadata or {}
+    tenant = options.tenant or metadata.get("tenant")
+    if not isinstance(tenant, str) or not tenant:
+        raise DocumentRefused(
+            "eval.metadata.tenant", "missing, and no --tenant was given to name the run's tenant"
+        )
+    environment = metadata.get("environment")
+    return {
+        "tenant": tenant,
+        "environment": environment if isinstance(environment, str) and environment else "inspect",
+        "suite": options.suite or header.eval.task.rsplit("/", 1)[-1],
+    }
+
+
+def _created(created: str) -> str:
+    try:
+        moment = datetime.fromisoformat(created)
+    except ValueError:
+        raise DocumentRefused("eval.created", "not an ISO-8601 timestamp") from None
+    if moment.tzinfo is None:
+        raise DocumentRefused("eval.created", "an ISO-8601 timestamp without its UTC offset")
+    return moment.isoformat(timespec="microseconds")
+
+
+def _commit(header: Header) -> str | None:
+    revision = header.eval.revision
+    if revision is None or not revision.commit:
+        return None
+    return revision.commit + ("-dirty" if revision.dirty else "")
+
+
+def _scorers(header: Header, samples: list[Sample]) -> list[tuple[str, dict[str, Any]]]:
+    """Each scorer with its options: those the eval declares, in order, then any other a sample
+    was scored by."""
+    declared = {s.name: s.options for s in header.eval.scorers or ()}
+    seen = sorted({name for s in samples for name in s.scores or {}} - declared.keys())
+    return [*declared.items(), *((name, {}) for name in seen)]
+
+
+def _values(scorer: str, samples: list[Sample]) -> list[Any]:
+    return [s.scores[scorer].value for s in samples if s.scores and scorer in s.scores]
+
+
+def _reduced(reductions: list[Reduction], reducer: str) -> dict[str, dict[str, Any]]:
+    """Each scorer's reduced value per case, under ``reducer`` (a log that names no reducer
+    used the default, the first)."""
+    found: dict[str, dict[str, Any]] = {}
+    for reduction in sorted(reductions, key=lambda r: r.reducer is not None):
+        if reduction.reducer in (None, reducer):
+            found[reduction.scorer] = {str(s.sample_id): s.value for s in reduction.samples}
+    return found
+
+
+def _case_ids(header: Header, samples: Slots) -> list[str]:
+    """The dataset's sample ids in its order, then any other sample's, sorted."""
+    declared = [str(i) for i in header.eval.dataset.sample_ids or ()]
+    return list(dict.fromkeys(declared)) + sorted(samples.keys() - set(declared))
+
+
+def _response(sample: Sample, trajectory: Trajectory) -> dict[str, Any]:
+    """One epoch's recorded response: input and output, then the trajectory and its bill."""
+    response: dict[str, Any] = {}
+    if sample.input is not None:
+        response["input"] = sample.input if isinstance(sample.input, str) else compact(sample.input)
+    if sample.output is not None and sample.output.completion is not None:
+        response |= {"output": sample.output.completion, "kind": "text"}
+    return response | trajectory.recorded()
+
+
+def _metadata(header: Header, samples: Slots) -> dict[str, Any]:
+    spec = header.eval
+    inspect = {
+        "eval_id": spec.eval_id,
+        "run_id": spec.run_id,
+        "task_id": spec.task_id,
+        "task": spec.task,
+        "status": header.status,
+        "inspect_ai": (spec.packages or {}).get("inspect_ai"),
+    }
+    found: dict[str, Any] = {"inspect": {k: v for k, v in inspect.items() if v is not None}}
+    kept = {
+        case_id: next(s.metadata for _, s in sorted(by.items()) if s.metadata)
+        for case_id, by in sorted(samples.items())
+        if any(s.metadata for s in by.values())
+    }
+    if kept:
+        found["sample_metadata"] = kept
+    return found
+
+
+def _target(header: Header) -> dict[str, Any]:
+    """The model, split as ``provider/model``, its generation settings that are numbers or
+    switches, and where it was served from (a perimeter value, never published)."""
+    spec = header.eval
+    provider, _, model = spec.model.partition("/")
+    values: dict[str, Any] = {
+        key: value
+        for key, value in sorted(spec.model_generate_config.items())
+        if isinstance(value, bool | int) or (isinstance(value, float) and math.isfinite(value))
+    }
+    values |= {"provider": provider, "model": model or provider}
+    if spec.model_base_url:
+        values["base_url"] = spec.model_base_url
+    return values

@@ -1,0 +1,201 @@
+"""Inspect's scores as checks: a verdict per scorer and case over its epochs, and the metrics.
+
+A value becomes a number as Inspect's own ``value_to_float`` makes it one: C, I, P, N are 1, 0,
+0.5, 0; a boolean is 1 or 0; yes/true and no/false likewise; a numeric string is its number; any
+other string is 0. An object or a list has no number, and its epoch counts as not scored.
+
+A check's score is the sample's value under the eval's first epoch reducer, as Inspect recorded
+it in ``reductions``; where the log has none (an eval that errored or never finished) it is the
+mean of the epochs that scored. Each epoch that scored is one of the verdict's ``samples``. A run
+document holds scores between 0 and 1, so a value outside that (a count of tool errors that
+reached 2) cannot be a score: its verdict is an error that keeps the number in its metadata.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from generator.document.codec import canonical, compact
+from generator.document.numbers import at_precision, meets
+from generator.document.record import json_type
+from generator.importers.inspect_ai.log import EvalScore, Sample
+
+LETTERS = {"C": 1.0, "I": 0.0, "P": 0.5, "N": 0.0}
+"""Inspect's letters: correct, incorrect, partial, no answer."""
+
+
+def value_to_float(value: Any) -> float | None:
+    """The number Inspect reads in a score's value; None for an object, a list or NaN."""
+    if isinstance(value, bool | int | float):
+        number = float(value)
+        return None if math.isnan(number) else number
+    if not isinstance(value, str):
+        return None
+    if value in LETTERS:
+        return LETTERS[value]
+    lowered = value.lower()
+    if lowered in ("yes", "true"):
+        return 1.0
+    if lowered in ("no", "false"):
+        return 0.0
+    if lowered.replace(".", "", 1).isdecimal():
+        return float(lowered)
+    return 0.0
+
+
+def categorical(values: Sequence[Any]) -> bool:
+    """Whether every value is one of Inspect's letters or a boolean (and there is one)."""
+    return bool(values) and all(
+        isinstance(v, bool) or (isinstance(v, str) and v in LETTERS) for v in values
+    )
+
+
+def digest(value: Any) -> str:
+    """The first 16 hex digits of the SHA-256 of ``value``'s canonical JSON."""
+    return hashlib.sha256(canonical(value)).hexdigest()[:16]
+
+
+@dataclass(frozen=True)
+class Check:
+    """One scorer, as the check it becomes in every case."""
+
+    name: str
+    assertion_id: str
+    threshold: float
+    judged: bool
+
+
+@dataclass(frozen=True)
+class Epochs:
+    """One case's samples, one slot per epoch (None where no sample was recorded)."""
+
+    samples: Sequence[Sample | None]
+    reduced: dict[str, Any]
+    """Each scorer's value for this case under the first reducer, where the log has one."""
+
+
+def verdict(check: Check, case: Epochs) -> dict[str, Any]:
+    """``check``'s verdict on one case, in document form."""
+    head: dict[str, Any] = {
+        "assertion": check.name,
+        "assertion_id": check.assertion_id,
+        "threshold": check.threshold,
+        "tolerance": 0.0,
+    }
+    if check.judged:
+        head["judged"] = True
+    scores: list[float] = []
+    notes: list[str] = []
+    for epoch, sample in enumerate(case.samples, start=1):
+        number, note = _scored(check.name, sample)
+        if number is not None:
+            scores.append(number)
+        if note:
+            notes.append(f"epoch {epoch}: {note}" if len(case.samples) > 1 else note)
+    metadata = _counts(case.samples, scores) | _payload(check.name, case.samples)
+    reason = "\n".join(notes) or None
+    reduced = value_to_float(case.reduced.get(check.name))
+    score = (reduced if reduced is not None else _mean(scores)) if scores else None
+    beyond = next((s for s in (*scores, score) if s is not None and not 0 <= s <= 1), None)
+    if beyond is not None:
+        metadata["value"] = at_precision(beyond)
+        reason = _joined(reason, f"Inspect scored {beyond:.6f}, outside the 0 to 1 of a score")
+    if score is None or beyond is not None:
+        return head | {"score": None, "status": "error", "metadata": metadata} | _said(reason)
+    status = "pass" if meets(score, check.threshold) else "fail"
+    found = head | {"score": score, "status": status, "metadata": metadata} | _said(reason)
+    if len(case.samples) > 1:
+        found |= {"samples": scores, "sample_min": min(scores), "sample_max": max(scores)}
+    return found
+
+
+def _scored(scorer: str, sample: Sample | None) -> tuple[float | None, str]:
+    """An epoch's number for ``scorer``, and what the reason says about it."""
+    if sample is None:
+        return None, "no sample was recorded"
+    if sample.error is not None:
+        return None, f"the sample raised: {sample.error.message}"
+    score = (sample.scores or {}).get(scorer)
+    if score is None:
+        return None, "not scored"
+    number = value_to_float(score.value)
+    explanation = _text(score.explanation)
+    if number is None:
+        return None, _joined(explanation, f"a JSON {json_type(score.value)} with no number")
+    return number, explanation or ""
+
+
+def _counts(samples: Sequence[Sample | None], scores: list[float]) -> dict[str, Any]:
+    """What travels: how many epochs, how many not scored, and the limits samples reached."""
+    counts: dict[str, Any] = {}
+    if len(samples) > 1:
+        counts = {"samples": len(samples), "errored_samples": len(samples) - len(scores)}
+    limits = [s.limit for s in samples if s is not None and s.limit is not None]
+    if limits:
+        counts["limited_samples"] = len(limits)
+        for limit in limits:
+            if limit.limit is not None:
+                counts[f"{limit.type}_limit"] = limit.limit
+    return counts
+
+
+def _payload(scorer: str, samples: Sequence[Sample | None]) -> dict[str, Any]:
+    """What stays inside the perimeter: the target, and each epoch's answer and metadata."""
+    recorded = [s for s in samples if s is not None]
+    scores = [(s.scores or {}).get(scorer) if s is not None else None for s in samples]
+    answers = [score.answer if score is not None else None for score in scores]
+    metadata = [score.metadata if score is not None else None for score in scores]
+    found: dict[str, Any] = {}
+    if recorded and recorded[0].target is not None:
+        found["target"] = recorded[0].target
+    if any(a is not None for a in answers):
+        found["answers"] = answers
+    if any(metadata):
+        found["score_metadata"] = metadata
+    return found
+
+
+def aggregates(scores: Sequence[EvalScore]) -> list[dict[str, Any]]:
+    """Each metric Inspect reported, as a run-level check that records it and never fails."""
+    found = []
+    for score in scores:
+        for metric, value in score.metrics.items():
+            name = "/".join(p for p in (score.name, score.reducer, metric) if p)
+            parameters = {"metric": metric, "reducer": score.reducer, "scorer": score.name}
+            head = {
+                "assertion": name,
+                "assertion_id": digest(
+                    {"name": name, "parameters": parameters, "type": "inspect_ai.metric"}
+                ),
+                "threshold": 0.0,
+                "tolerance": 0.0,
+            }
+            number = value.value
+            if number is None or math.isnan(number) or not 0 <= number <= 1:
+                kept = {} if number is None or math.isnan(number) else {"value": number}
+                found.append(head | {"score": None, "status": "error", "metadata": kept})
+            else:
+                found.append(head | {"score": number, "status": "pass", "metadata": {}})
+    return found
+
+
+def _mean(scores: list[float]) -> float | None:
+    return at_precision(sum(scores) / len(scores)) if scores else None
+
+
+def _text(value: Any) -> str | None:
+    if value is None:
+        return None
+    return value if isinstance(value, str) else compact(value)
+
+
+def _joined(first: str | None, second: str) -> str:
+    return f"{first}\n{second}" if first else second
+
+
+def _said(reason: str | None) -> dict[str, Any]:
+    return {"reason": reason} if reason else {}

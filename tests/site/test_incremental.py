@@ -1,0 +1,155 @@
+"""Builds that write only what moved: the same bytes as a full build, the same leak scan, and
+the same site however many processes build it."""
+
+from __future__ import annotations
+
+import filecmp
+import json
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+from click.testing import Result
+
+from tests._helpers import a_run_at
+
+
+def _differences(left: Path, right: Path) -> list[str]:
+    def walk(c: filecmp.dircmp[str], at: str) -> list[str]:
+        _, mismatch, errors = filecmp.cmpfiles(c.left, c.right, c.common_files, shallow=False)
+        found = [f"{at}{name}" for name in [*mismatch, *errors, *c.left_only, *c.right_only]]
+        return found + [d for name, sub in c.subdirs.items() for d in walk(sub, f"{at}{name}/")]
+
+    return walk(filecmp.dircmp(left, right), "")
+
+
+def _inodes(site: Path) -> dict[str, int]:
+    return {
+        path.relative_to(site).as_posix(): path.stat().st_ino
+        for path in site.rglob("*")
+        if path.is_file()
+    }
+
+
+@pytest.fixture
+def grown(
+    archive: Path, runsite: Callable[..., Result], write_json: Callable[[Any, str], Path]
+) -> Callable[[int, str], None]:
+    """Import into the archive the run measured at ``second`` of suite ``suite``."""
+
+    def grow(second: int, suite: str = "support") -> None:
+        path = write_json(a_run_at(second, suite=suite), f"run-{suite}-{second}.json")
+        result = runsite("import", "--root", str(archive), str(path))
+        assert result.exit_code == 0, result.output
+
+    return grow
+
+
+def _build(runsite: Callable[..., Result], archive: Path, out: Path, *extra: str) -> Result:
+    return runsite("build", "--root", str(archive), "--out", str(out), *extra)
+
+
+def test_one_more_run_writes_its_pages_its_suite_and_home_and_gives_a_full_builds_bytes(
+    archive: Path, runsite: Callable[..., Result], grown: Callable[..., None]
+):
+    for second in (1, 2, 3):
+        grown(second)
+    grown(4, "billing")
+    site = archive / "site"
+    assert _build(runsite, archive, site).exit_code == 0
+    before = _inodes(site)
+    grown(5)
+    result = _build(runsite, archive, site)
+    assert result.exit_code == 0, result.output
+    assert "(4 written)" in result.stdout
+    after = _inodes(site)
+    changed = {file for file, inode in after.items() if before.get(file) != inode}
+    new_key = next(
+        p.parent.name for p in (site / "runs/acme/support").glob("*10-00-05*/index.html")
+    )
+    pages = {
+        f"{language}{page}"
+        for language in ("", "it/")
+        for page in (
+            f"runs/acme/support/{new_key}/index.html",
+            "suites/acme/support/index.html",
+            "index.html",
+            "search/search_index.json",
+        )
+    }
+    comparisons = {file for file in changed if file.startswith(("diffs/", "it/diffs/"))}
+    assert len(comparisons) == 2 and all(new_key in file for file in comparisons)
+    others = changed - pages - comparisons - {".runsite-site", "sitemap.xml", "sitemap.xml.gz"}
+    assert others == set()
+    assert pages <= changed
+    full = archive.parent / "full"
+    assert _build(runsite, archive, full, "--full").exit_code == 0
+    assert _differences(site, full) == []
+
+
+def test_the_site_is_the_same_bytes_built_by_one_process_or_two(
+    archive: Path, runsite: Callable[..., Result], grown: Callable[..., None]
+):
+    for second in range(1, 6):
+        grown(second, "support" if second % 2 else "billing")
+    one, two = archive.parent / "one", archive.parent / "two"
+    assert _build(runsite, archive, one, "--jobs", "1").exit_code == 0
+    assert _build(runsite, archive, two, "--jobs", "2").exit_code == 0
+    assert _differences(one, two) == []
+
+
+def test_a_new_runs_payload_on_a_kept_page_fails_the_incremental_build_as_it_fails_a_full_one(
+    archive: Path,
+    runsite: Callable[..., Result],
+    grown: Callable[..., None],
+    write_json: Callable[[Any, str], Path],
+):
+    secret = "Mrs Jane Doe of 4 Privet Drive"
+    (archive / "mkdocs.yml").write_text(f"copyright: {json.dumps(secret)}\n", encoding="utf-8")
+    grown(1)
+    grown(2, "billing")
+    site = archive / "site"
+    assert _build(runsite, archive, site).exit_code == 0
+    published = {file: path.read_bytes() for file, path in _files(site).items()}
+    run = a_run_at(3, suite="billing")
+    run["results"][0]["responses"][0]["output"] = secret
+    result = runsite("import", "--root", str(archive), str(write_json(run, "secret.json")))
+    assert result.exit_code == 0, result.output
+    incremental = _build(runsite, archive, site)
+    assert incremental.exit_code == 64
+    assert "carries the payload of results[0].responses[0].output" in incremental.stderr
+    assert {file: path.read_bytes() for file, path in _files(site).items()} == published
+    full = _build(runsite, archive, site, "--full")
+    assert full.exit_code == 64
+    assert "carries the payload of results[0].responses[0].output" in full.stderr
+
+
+def test_a_kept_run_page_showing_a_new_runs_payload_fails_the_incremental_build(
+    archive: Path, runsite: Callable[..., Result], write_json: Callable[[Any, str], Path]
+):
+    secret = "Mrs Jane Doe's refund"
+    old = a_run_at(1)
+    old["results"][1]["case_id"] = secret
+    billing = write_json(a_run_at(2, suite="billing"), "billing.json")
+    for path in (write_json(old, "old.json"), billing):
+        assert runsite("import", "--root", str(archive), str(path)).exit_code == 0
+    site = archive / "site"
+    assert _build(runsite, archive, site).exit_code == 0
+    published = {file: path.read_bytes() for file, path in _files(site).items()}
+    new = a_run_at(3, suite="billing")
+    new["results"][0]["responses"][0]["output"] = secret
+    assert (
+        runsite("import", "--root", str(archive), str(write_json(new, "new.json"))).exit_code == 0
+    )
+    incremental = _build(runsite, archive, site)
+    assert incremental.exit_code == 64
+    assert f"{site}/it/runs/acme/support/" in incremental.stderr
+    assert (
+        "carries the payload of results[0].responses[0].output (and 1 more)" in incremental.stderr
+    )
+    assert {file: path.read_bytes() for file, path in _files(site).items()} == published
+
+
+def _files(site: Path) -> dict[str, Path]:
+    return {p.relative_to(site).as_posix(): p for p in site.rglob("*") if p.is_file()}
