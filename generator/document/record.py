@@ -347,7 +347,7 @@ class ConfigParts(Record):
 
     identities: list[Name] | None = None
     """Sorted ``provider/model`` labels (judge side)."""
-    values: dict[Shown, Scalar] | None = None
+    values: dict[Name, Scalar] | None = None
     """A flat map of scalar settings."""
     withheld: list[Name] | None = None
     """Names of settings whose values were removed at a boundary."""

@@ -333,3 +333,12 @@ def test_run_meets_the_same_door_and_archives_nothing(runsite, archive, tmp_path
         "runsite: results[0].case_id: a name with an invisible or control character (U+2066)\n"
     )
     assert git(archive, "rev-parse", "HEAD") == head
+
+
+def test_a_config_setting_without_a_name_is_refused(runsite, write_json):
+    """Found by fuzzing: its name would have been published as an empty withheld name."""
+    values = {"model": "m-1", "provider": "local", "": False}
+    path = write_json(a_run(target_config={"values": values}))
+    result = runsite("validate", str(path))
+    assert result.exit_code == 64
+    assert result.stdout == f"{path}: target_config.values.#0: empty\n"
