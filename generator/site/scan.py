@@ -8,8 +8,8 @@ index and in scripts; URL encoding in links), and a careless template could uppe
 split it with markup (``sec<b>ret</b>``). So the search does not enumerate escapings: it
 normalises each file first (``normalised``: entities, ``\\u`` escapes and URL encoding decoded,
 case folded; then once more with tags removed) and seeks each string as normalised text carries
-it (``sought_forms``). Files are decoded as UTF-8 with undecodable bytes kept, so an image or a
-font is searched too.
+it (``sought_forms``). A string shorter than ``FOLDED`` counts in its own case only. Files are
+decoded as UTF-8 with undecodable bytes kept, so an image or a font is searched too.
 
 At the scale of an archive (about 60 MB of pages against half a million strings) a search per
 string is out of the question, so one Aho–Corasick automaton finds them all in a single pass
@@ -69,8 +69,13 @@ SHORTEST = 8
 """The fewest characters a sought form has once normalised: a shorter one turns up anywhere (as
 ``document.payload.MINIMUM`` says of payload strings)."""
 
-_TAG = re.compile(r"<[a-z/!?][^<>]*>")
-"""A tag, once case is folded: what splits a string by markup (``sec<b>ret</b>``)."""
+FOLDED = 16
+"""The fewest characters a string has for a copy in another case to count: a shorter one in
+another case is more likely a label of the site's own (a target "not found" on the theme's
+"Not found" page) than a leak."""
+
+_TAG = re.compile(r"<[A-Za-z/!?][^<>]*>")
+"""A tag: what splits a string by markup (``sec<b>ret</b>``)."""
 
 _JSON_ESCAPE = re.compile(
     r"\\u(d[89ab][0-9a-f]{2})\\u(d[c-f][0-9a-f]{2})|\\u([0-9a-f]{4})|\\([\"\\/bfnrt])",
@@ -109,32 +114,53 @@ _DECODERS = (html.unescape, _json_decoded, _url_decoded, html.unescape)
 entities inside JSON are both undone."""
 
 
-def normalised(data: bytes) -> tuple[bytes, ...]:
-    """The texts a search runs over: ``data`` decoded (entities, JSON escapes, URL encoding)
-    and case-folded, with its markup; and, when it has some, without (tags removed, so a string
-    split by markup reads whole). Markup is kept too because attributes carry strings."""
+def _decoded(data: bytes) -> str:
+    """A file's text with entities, JSON escapes and URL encoding undone; case kept."""
     text = data.decode("utf-8", "surrogateescape")
     for decode in _DECODERS:
         text = decode(text)
-    text = text.casefold()
-    if "<" not in text:
-        return (_bytes(text),)
-    return _bytes(text), _bytes(_TAG.sub("", text))
+    return text
+
+
+def _searched(decoded: str) -> tuple[bytes, ...]:
+    """``decoded`` as searched: case folded, with its markup; and, when it has some, without
+    (tags removed, so a string split by markup reads whole). Markup is kept too because
+    attributes carry strings."""
+    folded = decoded.casefold()
+    if "<" not in folded:
+        return (_bytes(folded),)
+    return _bytes(folded), _bytes(_TAG.sub("", folded))
+
+
+def _in_its_case(string: str, decoded: str, visible: bool) -> bool:
+    """Whether ``decoded`` (without markup when ``visible``) carries ``string`` in a form of its
+    own case, as a string shorter than ``FOLDED`` must be carried to count."""
+    text = _TAG.sub("", decoded) if visible else decoded
+    return any(form in text for form in _variants(string))
+
+
+def normalised(data: bytes) -> tuple[bytes, ...]:
+    """The texts a search of ``data`` runs over: decoded (entities, JSON escapes, URL encoding),
+    case folded, with its markup and, when it has some, without."""
+    return _searched(_decoded(data))
+
+
+def _variants(string: str) -> set[str]:
+    """``string`` decoded as the file around it may have been, in its own case: the file is
+    decoded whole, and a string raw on a page is decoded with it, but a string a page escaped
+    once is decoded once. So a variant is made for each choice of decodings (one, for a string
+    with nothing to decode), each also without its markup; none shorter than ``SHORTEST``."""
+    variants = {string}
+    if _TRIGGERS.search(string):
+        for decode in _DECODERS:
+            variants |= {decode(variant) for variant in variants}
+    variants |= {_TAG.sub("", variant) for variant in variants}
+    return {variant for variant in variants if len(variant) >= SHORTEST}
 
 
 def sought_forms(string: str) -> set[str]:
-    """``string`` as ``normalised`` text may carry it: case-folded, without markup, and decoded
-    as the file around it was. The file is decoded whole, and the string raw on a page is
-    decoded with it, but a string a page escaped once is decoded once: so a form is made for
-    each choice of decodings (one form, for a string with nothing to decode). Forms shorter than
-    ``SHORTEST`` characters are not sought."""
-    forms = {string}
-    if _TRIGGERS.search(string):
-        for decode in _DECODERS:
-            forms |= {decode(form) for form in forms}
-    visible = {form.casefold() for form in forms}
-    visible |= {_TAG.sub("", form) for form in visible}
-    return {form for form in visible if len(form) >= SHORTEST}
+    """``string`` as ``normalised`` text may carry it: each of its variants, case folded."""
+    return {variant.casefold() for variant in _variants(string)}
 
 
 def _keys(string: str) -> set[bytes]:
@@ -186,15 +212,18 @@ class Sought:
 
     def fields_in(self, data: bytes) -> set[str]:
         """The fields of every payload string that ``data`` (a file's bytes) carries, however
-        it is escaped, encoded, cased or split by markup."""
+        it is escaped, encoded or split by markup, and (from ``FOLDED`` characters) cased."""
         if self._automaton is None:
             return set()
         found: set[str] = set()
-        for text in normalised(data):
+        decoded = _decoded(data)
+        for visible, text in enumerate(_searched(decoded)):
             for index, start, _ in self._automaton.find_matches_as_indexes(text, overlapping=True):
                 for string, field in self._candidates[index]:
-                    if field not in found and any(
-                        text.startswith(form, start) for form in self._whole(string)
+                    if (
+                        field not in found
+                        and any(text.startswith(form, start) for form in self._whole(string))
+                        and (len(string) >= FOLDED or _in_its_case(string, decoded, bool(visible)))
                     ):
                         found.add(field)
         return found

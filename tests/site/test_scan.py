@@ -166,3 +166,13 @@ def test_normalising_decodes_entities_escapes_and_urls_folds_case_and_drops_mark
         "señor smith".encode(),
     )
     assert normalised(b"no markup, NO CASE") == (b"no markup, no case",)
+
+
+def test_a_short_string_counts_in_its_own_case_only_so_a_label_is_no_leak(tmp_path):
+    """A target of "not found" is no leak on the theme's "404 - Not found" page; shorter than
+    16 characters, a string is sought in its own case (still decoded and whole across markup)."""
+    payload = {"not found": "results[2].verdicts[0].metadata.target"}
+    _write(tmp_path, "404.html", "<h1>404 - Not found</h1>")
+    assert scan(tmp_path, payload) == []
+    _write(tmp_path, "404.html", "<h1>404 - n&#111;t <i>found</i></h1>")
+    assert scan(tmp_path, payload) == [Leak("404.html", "results[2].verdicts[0].metadata.target")]
