@@ -42,7 +42,6 @@ from generator.archive import Archive, init_archive
 from generator.document.codec import canonical, read_run
 from generator.document.redact import redact
 from generator.importers import files_of, read_files
-from generator.reading import explain
 from generator.site.build import environment
 from generator.site.labels import LOCALES
 from generator.site.pages import Site, comparison
@@ -221,12 +220,11 @@ def jinja_only(count: int) -> float:
     ``SAMPLE`` runs and scaled: the floor a build of these pages can approach."""
     sites = [Site(environment(), locale) for locale in LOCALES]
     runs = [redact(read_run(canonical(run_document(n))).run) for n in range(SAMPLE)]
-    readings = [explain(run) for run in runs]
     compared = [comparison(runs[n], runs[n - 4]) for n in range(4, SAMPLE)]
     started = time.perf_counter()
     for site in sites:
         for n, run in enumerate(runs):
-            site.run(run, runs[n - 4].key if n >= 4 else None, None, readings[n])
+            site.run(run, runs[n - 4].key if n >= 4 else None, None)
         for n, pair in enumerate(compared, 4):
             site.diff(runs[n], runs[n - 4], pair)
     return (time.perf_counter() - started) * count / SAMPLE

@@ -16,6 +16,10 @@ CAUGHT_WHERE_RAISED = {
     "generator.suite.http_target._Unreadable",
     # a kept page that is not what the last build wrote: publish builds everything instead
     "generator.publish._Restart",
+    # a model's API gave no reply, or one that is not a reply: the case (or the judgement)
+    # errors with the sentence
+    "generator.providers.completion.CallFailed",
+    "generator.providers.completion.Unreadable",
 }
 
 

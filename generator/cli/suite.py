@@ -14,27 +14,42 @@ if TYPE_CHECKING:
     from generator.archive import Archive
 
 
+_concurrency = click.option(
+    "--concurrency",
+    type=click.IntRange(min=1),
+    default=1,
+    show_default=True,
+    help="How many calls (of the target or a judge) may be made at once.",
+)
+
+
 @cli.command()
 @click.argument("suite_file", metavar="SUITE.toml", type=click.Path(path_type=Path))
 @click.option("--meta", multiple=True, metavar="K=V", help="Annotate the run (repeatable).")
 @click.option("--no-archive", is_flag=True, help="Do not archive the run; write it with --out.")
 @click.option("--out", type=click.Path(path_type=Path), help="Also write the run document here.")
+@_concurrency
 @_root_option
 def run(
-    suite_file: Path, meta: tuple[str, ...], no_archive: bool, out: Path | None, root: Path | None
+    suite_file: Path,
+    meta: tuple[str, ...],
+    no_archive: bool,
+    out: Path | None,
+    concurrency: int,
+    root: Path | None,
 ) -> int:
     """Run a suite, print the run key, and archive the run document.
 
     Exit 0, or 2 when nothing could be judged.
 
-    Example: runsite run examples/support/suite.toml --meta ticket=OPS-12
+    Example: runsite run examples/support/suite.toml --meta ticket=OPS-12 --concurrency 4
     """
     from generator.suite.host import measure
 
     metadata = dict(_pair(item) for item in meta)
     archive = _checked(no_archive, out, root)
     with _progress_bar("cases") as progress:
-        measured = measure(suite_file, _now(), metadata, progress)
+        measured = measure(suite_file, _now(), metadata, progress, concurrency)
     return _keep(measured, archive, out, f"runsite run {suite_file}")
 
 
@@ -46,6 +61,7 @@ def run(
 @click.option("--meta", multiple=True, metavar="K=V", help="Annotate the run (repeatable).")
 @click.option("--no-archive", is_flag=True, help="Do not archive the run; write it with --out.")
 @click.option("--out", type=click.Path(path_type=Path), help="Also write the run document here.")
+@_concurrency
 @_root_option
 def replay(
     suite_file: Path,
@@ -53,6 +69,7 @@ def replay(
     meta: tuple[str, ...],
     no_archive: bool,
     out: Path | None,
+    concurrency: int,
     root: Path | None,
 ) -> int:
     """Judge a stored run's recorded answers again with the suite's current checks.
@@ -72,7 +89,7 @@ def replay(
         else (archive or _open(root)).read(stored_run, Path.cwd())
     )
     metadata = dict(_pair(item) for item in meta)
-    replayed = rejudge(suite_file, stored, _now(), metadata)
+    replayed = rejudge(suite_file, stored, _now(), metadata, concurrency)
     return _keep(replayed, archive, out, f"runsite replay {suite_file}")
 
 

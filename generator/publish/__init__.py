@@ -34,7 +34,7 @@ from generator.archive import Archive
 from generator.document.payload import payload_strings
 from generator.document.redacted import Disclosure
 from generator.errors import DocumentRefused, Refused
-from generator.publish.apply import building, replace, update
+from generator.publish.apply import SiteRefused, building, replace, update
 from generator.publish.cache import RunCache
 from generator.publish.plan import (
     MANIFEST,
@@ -59,6 +59,7 @@ from generator.publish.work import (
 )
 from generator.site.build import ASSETS, TEMPLATES, SiteSettings, build_pages, environment
 from generator.site.labels import LOCALES
+from generator.site.look import read_look
 from generator.site.pages import Site, SuiteRuns, diff_path, run_path
 from generator.site.scan import Leak, Sought
 from generator.site.sieve import Sieve
@@ -241,6 +242,11 @@ def publish(
     ``progress`` is given the number of steps (runs, then pages) and returns what to call
     after each.
     """
+    runs = archive.layout.runs.resolve()
+    if out.resolve() == runs or runs in out.resolve().parents or out.resolve() in runs.parents:
+        raise SiteRefused(
+            f"{out}: the site cannot go in or around runs/; give --out another folder"
+        )
     try:
         return _Build(archive, out, jobs or available_cores()).run(progress, full)
     except _Restart:
@@ -261,7 +267,7 @@ class _Build:
         self.settings = SiteSettings(
             name=archive.config.site.name,
             language=archive.config.site.language,
-            user_config=archive.layout.root / "mkdocs.yml",
+            look=read_look(archive.layout.root / "mkdocs.yml"),
         )
         self.folders = {
             locale: "" if locale == self.settings.language else f"{locale}/" for locale in LOCALES
@@ -269,11 +275,13 @@ class _Build:
 
     def _shells_digest(self, plan: _Plan) -> str:
         """What every shell is made of: the code, the user's look, the site, the navigation."""
-        config = self.settings.user_config
-        look = config.read_bytes() if config is not None and config.is_file() else b""
+        look = self.settings.look
         return digest(
             self.code,
-            content_digest(look),
+            look.mkdocs(),
+            look.theme,
+            look.css,
+            {target: content_digest(source.read_bytes()) for target, source in look.files.items()},
             self.settings.name,
             self.settings.language,
             sorted(plan.suites),

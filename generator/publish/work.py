@@ -27,7 +27,6 @@ from generator.errors import DocumentRefused
 from generator.publish.cache import RunCache
 from generator.publish.plan import PageJob, content_digest
 from generator.publish.source import Blobs, Listed
-from generator.reading import explain
 from generator.reading.facts import Reading
 from generator.site.build import environment
 from generator.site.labels import LOCALES
@@ -157,21 +156,17 @@ def read_chunk(chunk: Chunk) -> Read:
         jobs = chunk.jobs.get(listed.blob, ())
         if listed.blob in chunk.read or jobs:
             run = redacted(listed)
-            readings: dict[str, tuple[Reading | None, str | None]] = {}
+            compared: dict[str, tuple[Reading | None, str | None]] = {}
             for job in jobs:
                 site = sites[LOCALES.index(job.locale)]
                 other = _compared(job, run, previous, chunk.reference, redacted)
                 if other is None:
-                    if run.key not in readings:
-                        readings[run.key] = (explain(run), None)
-                    alone = readings[run.key][0]
-                    assert alone is not None
                     before = previous.key if previous else None
-                    body = site.run(run, before, _key(chunk.reference), alone)
+                    body = site.run(run, before, _key(chunk.reference))
                 else:
-                    if other.key not in readings:
-                        readings[other.key] = comparison(run, other)
-                    body = site.diff(run, other, readings[other.key])
+                    if other.key not in compared:
+                        compared[other.key] = comparison(run, other)
+                    body = site.diff(run, other, compared[other.key])
                 bodies.append((job, body))
         keep = {listed.blob} | ({chunk.reference.blob} if chunk.reference else set())
         for blob in [b for b in held if b not in keep]:

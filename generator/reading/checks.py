@@ -10,11 +10,11 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterator
 from dataclasses import dataclass
-from weakref import ReferenceType, ref
 
 from generator.document.record import Calibration
 from generator.document.redacted import RedactedRun, RedactedVerdict
 from generator.reading.facts import Param
+from generator.reading.memo import once_per_run
 
 Slot = tuple[str, str, str, int]
 """(``case`` or ``run``, case id or ``""``, assertion id, occurrence)."""
@@ -58,23 +58,9 @@ class Check:
         return None if low is None or high is None else (low, high)
 
 
+@once_per_run
 def checks_of(run: RedactedRun) -> list[Check]:
-    """Every verdict of ``run``, located, in reading order (made once per run: a reading asks
-    for them several times)."""
-    held = _located.get(id(run))
-    if held is not None and held[0]() is run:
-        return held[1]
-    found = _locate(run)
-    _located[id(run)] = (ref(run), found)
-    for key in [key for key, (alive, _) in _located.items() if alive() is None]:
-        del _located[key]
-    return found
-
-
-_located: dict[int, tuple[ReferenceType[RedactedRun], list[Check]]] = {}
-
-
-def _locate(run: RedactedRun) -> list[Check]:
+    """Every verdict of ``run``, located, in reading order."""
     found: list[Check] = []
     for case in run.results:
         seen: Counter[str] = Counter()

@@ -28,6 +28,7 @@ from jinja2 import Environment, FileSystemLoader, StrictUndefined
 
 from generator.errors import Refused
 from generator.site.labels import LABELS, LOCALES
+from generator.site.look import Look
 from generator.site.pages import Page, SuiteRuns, suite_path
 from generator.site.shell import KINDS, Shell, capture, drop_from_sitemaps, shell_sources
 
@@ -46,15 +47,6 @@ ASSETS = {
     "stylesheets/runsite.css": "runsite.css",
 }
 """Where each of runsite's assets lands in the site, from ``site_templates/assets/``."""
-OWNED = (
-    "docs_dir",
-    "site_dir",
-    "plugins",
-    "not_in_nav",
-    "nav",
-    "markdown_extensions",
-    "use_directory_urls",
-)
 LANGUAGE_NAMES = {"en": "English", "it": "Italiano"}
 
 
@@ -69,8 +61,8 @@ class SiteSettings:
     name: str
     language: str
     """The language a visitor lands on: the other one lives under its own folder."""
-    user_config: Path | None
-    """The user's mkdocs.yml, whose look-and-feel settings the site keeps."""
+    look: Look
+    """What the user's mkdocs.yml asks the site to wear."""
 
 
 def environment() -> Environment:
@@ -83,17 +75,18 @@ def environment() -> Environment:
     )
 
 
-def stage(pages: Iterable[tuple[str, Page]], docs: Path) -> None:
+def stage(pages: Iterable[tuple[str, Page]], docs: Path, look: Look) -> None:
     """Write the markdown of every (locale, page) under ``docs/<locale>/``, each language's
-    shells beside them, and the assets."""
+    shells beside them, runsite's assets and the files of the user's look."""
     for locale, page in pages:
         _write(docs / locale / page.path, page.text)
     for locale in LOCALES:
         for path, text in shell_sources().items():
             _write(docs / locale / path, text)
-    for target, name in ASSETS.items():
+    copied = {target: TEMPLATES / "assets" / name for target, name in ASSETS.items()}
+    for target, source in {**copied, **look.files}.items():
         (docs / target).parent.mkdir(parents=True, exist_ok=True)
-        shutil.copyfile(TEMPLATES / "assets" / name, docs / target)
+        shutil.copyfile(source, docs / target)
 
 
 def _write(path: Path, text: str) -> None:
@@ -102,27 +95,23 @@ def _write(path: Path, text: str) -> None:
 
 
 def site_config(
-    suites: Sequence[SuiteRuns], settings: SiteSettings, docs: Path, out: Path
+    suites: Sequence[SuiteRuns], settings: SiteSettings, look: Look, docs: Path, out: Path
 ) -> dict[str, Any]:
-    """The mkdocs configuration of the staged site: the user's, with runsite's parts over it."""
-    user = _user_config(settings.user_config)
-    theme: dict[str, Any] = user["theme"] if isinstance(user.get("theme"), dict) else {}
-    features = [f for f in theme.get("features", []) if f != "navigation.instant"]
+    """The mkdocs configuration of the staged site: the user's look, runsite's parts around it."""
     languages = sorted(LOCALES, key=lambda locale: locale != settings.language)
-    config: dict[str, Any] = {
+    return {
+        **look.mkdocs(),
         "site_name": settings.name,
-        **{k: v for k, v in user.items() if k not in OWNED},
         "docs_dir": str(docs),
         "site_dir": str(out),
         "use_directory_urls": True,
         "strict": True,
         "theme": {
-            **theme,
+            **look.theme,
             "name": "material",
             "variant": "classic",
             "font": False,
             "language": settings.language,
-            "features": features,
         },
         "plugins": [
             {"search": {"lang": list(languages)}},
@@ -145,17 +134,10 @@ def site_config(
             },
         ],
         "markdown_extensions": [{"toc": {"permalink": False}}],
-        "extra_javascript": [
-            *(path for path in ASSETS if path.endswith(".js")),
-            *user.get("extra_javascript", []),
-        ],
-        "extra_css": [
-            *(path for path in ASSETS if path.endswith(".css")),
-            *user.get("extra_css", []),
-        ],
+        "extra_javascript": [path for path in ASSETS if path.endswith(".js")],
+        "extra_css": [*(path for path in ASSETS if path.endswith(".css")), *look.css],
         "not_in_nav": "/*/runs/\n/*/diffs/\n",
     }
-    return config
 
 
 def _nav(suites: Sequence[SuiteRuns], locale: str) -> list[Any]:
@@ -164,22 +146,6 @@ def _nav(suites: Sequence[SuiteRuns], locale: str) -> list[Any]:
         {html.escape(f"{s.tenant} · {s.suite}"): suite_path(s.tenant, s.suite)} for s in suites
     ]
     return [{t["site.home"]: "index.md"}, *([{t["site.suites"]: listed}] if listed else [])]
-
-
-def _user_config(path: Path | None) -> dict[str, Any]:
-    if path is None or not path.is_file():
-        return {}
-    try:
-        loaded = yaml.safe_load(path.read_text(encoding="utf-8"))
-    except yaml.YAMLError as error:
-        mark = getattr(error, "problem_mark", None)
-        where = f" (line {mark.line + 1})" if mark else ""
-        raise SiteRefused(f"{path}: not YAML runsite can read{where}") from None
-    if loaded is None:
-        return {}
-    if not isinstance(loaded, dict):
-        raise SiteRefused(f"{path}: not a mapping of settings")
-    return loaded
 
 
 def source_date(suites: Sequence[SuiteRuns]) -> int:
@@ -304,9 +270,9 @@ def build_pages(
     ``staging/site``; returns that folder and the shells, by (locale, kind), taken out of it.
     ``cache`` keeps the theme's compiled templates from one build to the next."""
     docs, out = staging / "docs", staging / "site"
-    stage(pages, docs)
+    stage(pages, docs, settings.look)
     epoch = source_date(suites)
-    run_mkdocs(site_config(suites, settings, docs, out), staging, epoch, cache)
+    run_mkdocs(site_config(suites, settings, settings.look, docs, out), staging, epoch, cache)
     split_search(out, settings.language)
     shells = {
         (locale, kind): capture(out if locale == settings.language else out / locale, kind)

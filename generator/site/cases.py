@@ -12,7 +12,9 @@ from dataclasses import dataclass
 from typing import Any
 
 from generator.document.redacted import RedactedResponse, RedactedRun, RedactedVerdict
+from generator.reading.memo import once_per_run
 from generator.site.charts import STATUS_LETTER, number
+from generator.site.readings import alone, on_the_line
 from generator.site.summary import verdicts_of
 
 
@@ -26,6 +28,7 @@ def tally(run: RedactedRun) -> tuple[int, int, int]:
     )
 
 
+@once_per_run
 def check_rows(run: RedactedRun) -> list[dict[str, Any]]:
     """One row per check: how its verdicts went across the cases, and its mean score."""
     named: dict[str, list[RedactedVerdict]] = {}
@@ -48,33 +51,30 @@ def check_rows(run: RedactedRun) -> list[dict[str, Any]]:
     return rows
 
 
-Step = tuple[str, str, bool]
-"""A step as a page shows it: (actor, what happened, whether it failed)."""
+Step = tuple[str, str | None, str | None, str | None]
+"""A step of a skeleton: actor, a model step's finish, a tool step's tool and status."""
 
 
-def _steps(response: RedactedResponse, t: Mapping[str, str]) -> tuple[Step, ...]:
+def _steps(response: RedactedResponse) -> tuple[Step, ...]:
     """An answer's skeleton; tool calls stand in for steps in a document recorded before
     steps existed."""
     if response.steps is not None:
         return tuple(
-            (
-                step.actor,
-                (t["step.finish"].format(finish=step.finish) if step.finish else "")
-                if step.actor == "model"
-                else f"{step.tool or t['step.unnamed']} · "
-                f"{t['trajectory.status.' + (step.status or 'success')]}",
-                step.status == "error",
-            )
+            (step.actor, step.finish, step.tool, step.status or "success")
+            if step.actor == "tool"
+            else (step.actor, step.finish, None, None)
             for step in response.steps
         )
-    return tuple(
-        (
-            "tool",
-            f"{call.tool or t['step.unnamed']} · {t['trajectory.status.' + call.status]}",
-            call.status == "error",
-        )
-        for call in response.tool_calls or ()
-    )
+    return tuple(("tool", None, call.tool, call.status) for call in response.tool_calls or ())
+
+
+def step_text(step: Step, t: Mapping[str, str]) -> tuple[str, str, bool]:
+    """A step as a page shows it: (actor, what happened, whether it failed)."""
+    actor, finish, tool, status = step
+    if actor == "model":
+        return actor, t["step.finish"].format(finish=finish) if finish else "", False
+    said = f"{tool or t['step.unnamed']} · {t['trajectory.status.' + str(status)]}"
+    return actor, said, status == "error"
 
 
 def _spans(numbers: Sequence[int]) -> str:
@@ -101,7 +101,8 @@ class Trajectory:
     """(case id, answer numbers) for the cases only some of whose answers took it."""
 
 
-def trajectories(run: RedactedRun, t: Mapping[str, str]) -> list[Trajectory]:
+@once_per_run
+def trajectories(run: RedactedRun) -> list[Trajectory]:
     """The run's distinct skeletons in order of first appearance; answers too large to record
     form a group of their own."""
     groups: dict[tuple[bool, tuple[Step, ...]], dict[str, list[int]]] = {}
@@ -112,7 +113,7 @@ def trajectories(run: RedactedRun, t: Mapping[str, str]) -> list[Trajectory]:
             if response.oversize:
                 key: tuple[bool, tuple[Step, ...]] = (True, ())
             elif response.steps is not None or response.tool_calls is not None:
-                key = (False, _steps(response, t))
+                key = (False, _steps(response))
             else:
                 continue
             groups.setdefault(key, {}).setdefault(case.case_id, []).append(n)
@@ -130,13 +131,13 @@ def trajectories(run: RedactedRun, t: Mapping[str, str]) -> list[Trajectory]:
     ]
 
 
-def case_matrix(
-    run: RedactedRun, marked: set[tuple[str, str]]
-) -> tuple[list[str], list[dict[str, Any]]]:
+@once_per_run
+def case_matrix(run: RedactedRun) -> tuple[list[str], list[dict[str, Any]]]:
     """The case × check matrix of a run page: check names, then a row per case with one cell
     per check, ``(class, score)`` or None where the case has no such verdict. A cell's class
-    is its status letter, ``l`` after it where the check is on the line (``marked``), and
-    nothing for a pass off the line, the commonest cell by far."""
+    is its status letter, ``l`` after it where the check is on the line (as the run's reading
+    finds it), and nothing for a pass off the line, the commonest cell by far."""
+    marked = on_the_line(alone(run))
     names = list(dict.fromkeys(v.assertion for case in run.results for v in case.verdicts))
     rows = []
     for case in run.results:

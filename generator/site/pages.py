@@ -24,9 +24,10 @@ from generator.document.redacted import RedactedRun
 from generator.reading import NotComparable, catalog, explain
 from generator.reading.facts import SECTIONS, Reading
 from generator.reading.render import sentence
-from generator.site.cases import case_matrix, check_rows, tally, trajectories
+from generator.site.cases import case_matrix, check_rows, step_text, tally, trajectories
 from generator.site.charts import Chart, history_chart, interval_chart, number, trend_chart
 from generator.site.labels import LABELS
+from generator.site.readings import MARKED, alone
 from generator.site.summary import RunSummary
 
 LATEST = 12
@@ -88,11 +89,6 @@ def _title(text: str) -> str:
     return json.dumps(html.escape(text))
 
 
-MARKED = "check.on_the_line"
-"""The fact a run page shows as a mark in its cases table rather than as a sentence: a run of
-180 sampled checks can have a hundred of them, which read as a list of nothing."""
-
-
 def reading_sections(
     reading: Reading, locale: str, marked: str | None = None
 ) -> list[tuple[str, list[str]]]:
@@ -107,15 +103,6 @@ def reading_sections(
             sentences.append(marked)
         sections.append((phrases[f"heading.{section}"], sentences or [phrases["nothing"]]))
     return sections
-
-
-def on_the_line(reading: Reading) -> set[tuple[str, str]]:
-    """The (case, check) pairs the reading finds on the line."""
-    return {
-        (str(f.params["case"]), str(f.params["check"]))
-        for f in reading.facts
-        if f.kind == MARKED and "case" in f.params
-    }
 
 
 @dataclass(frozen=True)
@@ -220,14 +207,11 @@ class Site:
             reference=shown_reference,
         )
 
-    def run(
-        self, run: RedactedRun, previous: str | None, reference: str | None, reading: Reading
-    ) -> Body:
+    def run(self, run: RedactedRun, previous: str | None, reference: str | None) -> Body:
         """A run's page; ``previous`` and ``reference`` are the keys of the runs its
-        comparison pages compare it with, and ``reading`` is ``explain(run)``, made once for
-        both languages."""
+        comparison pages compare it with."""
         path = run_path(run.tenant, run.suite, run.key)
-        names, cases = case_matrix(run, on_the_line(reading))
+        names, cases = case_matrix(run)
 
         def compared(other: str | None) -> str | None:
             if other is None or other == run.key:
@@ -245,12 +229,15 @@ class Site:
             suite_href=href(path, suite_path(run.tenant, run.suite)),
             previous_href=compared(previous),
             reference_href=compared(reference),
-            reading=reading_sections(reading, self.locale, self.t["run.line_marked"]),
+            reading=reading_sections(alone(run), self.locale, self.t["run.line_marked"]),
             checks=check_rows(run),
             intervals=interval_chart(run, self.t),
             check_names=names,
             cases=cases,
-            trajectories=trajectories(run, self.t),
+            trajectories=[
+                (trajectory, [step_text(step, self.t) for step in trajectory.steps])
+                for trajectory in trajectories(run)
+            ],
             withheld=self.withheld(run),
             released=self.released(run),
         )

@@ -314,6 +314,14 @@ class IsJson(Check):
         return Judgement.of(passed, f"the output is JSON of kind {found}", json_kind=found)
 
 
+def check_schema(schema: Mapping[str, Any], key: str) -> None:
+    """``ValueError`` naming ``key`` when ``schema`` is not a valid JSON Schema."""
+    try:
+        jsonschema.Draft202012Validator.check_schema(schema)
+    except jsonschema.SchemaError as error:
+        raise ValueError(f"{key}: not a valid JSON Schema ({error.message})") from None
+
+
 class JsonSchema(Check):
     """The output is JSON that a JSON Schema accepts; text that is not JSON is an error."""
 
@@ -325,10 +333,7 @@ class JsonSchema(Check):
 
     @model_validator(mode="after")
     def _valid_schema(self) -> JsonSchema:
-        try:
-            jsonschema.Draft202012Validator.check_schema(self.schema_)
-        except jsonschema.SchemaError as error:
-            raise ValueError(f"schema: not a valid JSON Schema ({error.message})") from None
+        check_schema(self.schema_, "schema")
         return self
 
     def read(

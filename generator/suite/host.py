@@ -29,10 +29,12 @@ def measure(
     created_at: str,
     metadata: Mapping[str, str],
     progress: Callable[[int], Callable[[], None]] | None = None,
+    concurrency: int = 1,
 ) -> Run:
     """Load the suite at ``path``, run it, and return the run document.
 
-    ``progress``, given the number of cases, returns what to call after each case.
+    ``progress``, given the number of cases, returns what to call after each case;
+    ``concurrency`` is how many calls (of the target or a judge) may be made at once.
     """
     with importing_from(path.parent):
         loaded = load_suite(path)
@@ -45,10 +47,18 @@ def measure(
             pricing=loaded.pricing,
         )
         tick = progress(len(loaded.suite.cases)) if progress else None
-        return run_suite(loaded.suite, loaded.call, loaded.judges, setting, tick)
+        return run_suite(
+            loaded.suite, loaded.call, loaded.judges, setting, tick, concurrency=concurrency
+        )
 
 
-def rejudge(path: Path, stored: Run, created_at: str, metadata: Mapping[str, str]) -> Run:
+def rejudge(
+    path: Path,
+    stored: Run,
+    created_at: str,
+    metadata: Mapping[str, str],
+    concurrency: int = 1,
+) -> Run:
     """Judge ``stored``'s recorded answers again with the suite at ``path``; call no target."""
     with importing_from(path.parent):
         loaded = load_suite(path)
@@ -63,5 +73,10 @@ def rejudge(path: Path, stored: Run, created_at: str, metadata: Mapping[str, str
             artifacts={p: a.text for p, a in stored.artifacts.items() if a.text is not None},
         )
         return run_suite(
-            suite, replay_caller(stored), loaded.judges, setting, rejudged_from=stored.key
+            suite,
+            replay_caller(stored),
+            loaded.judges,
+            setting,
+            rejudged_from=stored.key,
+            concurrency=concurrency,
         )

@@ -167,13 +167,14 @@ def reported_config(found: Any) -> dict[str, Any]:
             raise _Unreadable(f"the reported configuration names no {key}")
     config = {k: v for k, v in found.items() if v is not None}
     if "base_url" in config:
-        host = _host(str(config.pop("base_url")))
+        host = host_of(str(config.pop("base_url")))
         if host:
             config["base_url"] = host
     return config
 
 
-def _host(url: str) -> str | None:
+def host_of(url: str) -> str | None:
+    """The host (and port) of ``url``: what a configuration records of where a server is."""
     try:
         parsed = urlsplit(url if "//" in url else f"//{url}")
         name, port = parsed.hostname, parsed.port

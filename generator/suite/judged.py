@@ -31,12 +31,17 @@ JudgeReference = Annotated[str, Field(alias="judge", pattern=r"^(?:[\w.]+:\w+|[\
 
 
 def _asked(judge: Judge, **arguments: Any) -> Mapping[str, Any] | Judgement:
-    """What a judge replied, as a mapping (a bare number is its score), or the error it made."""
+    """What a judge replied, as a mapping (a bare number is its score), or the error it made:
+    it raised, or it said why its reply could not be read (``error``)."""
     try:
         reply = judge(**arguments)
     except Exception as error:
         return Judgement.error(f"the judge raised {type(error).__name__}: {error}")
-    return reply if isinstance(reply, Mapping) else {"score": reply}
+    if not isinstance(reply, Mapping):
+        return {"score": reply}
+    if "error" in reply:
+        return Judgement.error(str(reply["error"]))
+    return reply
 
 
 class LlmRubric(Check):

@@ -10,7 +10,7 @@ import importlib
 import json
 import sys
 import tomllib
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
@@ -22,8 +22,9 @@ from generator.suite.checks import Check, Judge
 from generator.suite.http_target import http_caller
 from generator.suite.identity import pricing_digest
 from generator.suite.judged import CLAIMS, Faithfulness, LlmRubric, Repeated
-from generator.suite.spec import Suite, parse_suite
-from generator.suite.target_spec import FunctionTarget, HttpTarget
+from generator.suite.prompt import Prompt, Template
+from generator.suite.spec import Case, Suite, parse_suite
+from generator.suite.target_spec import FunctionTarget, HttpTarget, Price, ProviderTarget
 from generator.suite.targets import Caller, function_caller
 
 
@@ -80,32 +81,70 @@ def load_suite(path: Path) -> LoadedSuite:
     artifacts = {
         name: _read_text(folder / name, source, "[suite]", "artifacts") for name in suite.artifacts
     }
+    price = suite.target.pricing if isinstance(suite.target, ProviderTarget) else None
+    own_model = suite.target.provider if isinstance(suite.target, ProviderTarget) else None
     judges = {
-        ref + ("" if factory == "judge" else CLAIMS): _judge(ref, factory, source)
+        ref + ("" if factory == "judge" else CLAIMS): _judge(
+            ref, factory, source, price if ref == own_model else None
+        )
         for ref, factory in _judge_references(suite.checks)
     }
-    pricing = ""
-    if isinstance(suite.target, FunctionTarget):
-        function = _imported(suite.target.function, source, "[target]", "function")
-        call = function_caller(function, suite.target.prices)
-    elif isinstance(suite.target, HttpTarget):
-        call = http_caller(suite.target)
-    else:
-        name, model = providers.split(suite.target.provider)
-        found = providers.provider(name, source, "[target]", "provider")
-        price = suite.target.pricing
-        try:
-            call = found.target(
-                model=model,
-                settings=suite.target.settings(),
-                pricing=price.model_dump() if price else None,
-            )
-        except (TypeError, ValueError) as error:
-            raise SuiteRefused(
-                source, "[target]", "provider", f"{name} refused this set-up ({error})"
-            ) from None
-        pricing = pricing_digest(model, price.model_dump()) if price else ""
+    call, files, pricing = _target(suite, folder, source)
+    artifacts |= files
     return LoadedSuite(suite, folder, call, judges, artifacts, _judge_config(judges), pricing)
+
+
+def _target(suite: Suite, folder: Path, source: str) -> tuple[Caller, dict[str, str], str]:
+    """The target's caller, the files it sends (recorded as artifacts), and the digest of its
+    declared price (empty when it declares none)."""
+    target = suite.target
+    if isinstance(target, FunctionTarget):
+        function = _imported(target.function, source, "[target]", "function")
+        return function_caller(function, target.prices), {}, ""
+    if isinstance(target, HttpTarget):
+        return http_caller(target), {}, ""
+    prompt, files = _prompt(target, folder, source, suite.cases)
+    name, model = providers.split(target.provider)
+    found = providers.provider(name, source, "[target]", "provider")
+    price = target.pricing
+    try:
+        call = found.target(model=model, prompt=prompt, settings=target.settings(), pricing=price)
+    except (TypeError, ValueError) as error:
+        raise SuiteRefused(
+            source, "[target]", "provider", f"{name} refused this set-up ({error})"
+        ) from None
+    return call, files, pricing_digest(model, price.model_dump()) if price else ""
+
+
+def _prompt(
+    target: ProviderTarget, folder: Path, source: str, cases: Sequence[Case]
+) -> tuple[Prompt, dict[str, str]]:
+    """A provider target's prompt, and its files (the inline ``system`` is in the suite
+    already); refused when a measured case gives no value for a slot."""
+    files = {
+        name: _read_text(folder / name, source, "[target]", key)
+        for key, name in (("prompt_file", target.prompt_file), ("system_file", target.system_file))
+        if name is not None
+    }
+    system = None
+    if target.system_file is not None:
+        system = Template(target.system_file, files[target.system_file])
+    elif target.system is not None:
+        system = Template("system", target.system)
+    prompt = Prompt(
+        Template(target.prompt_file, files[target.prompt_file]), system, tuple(target.tools)
+    )
+    unfilled = prompt.unfilled(cases)
+    if unfilled:
+        case, slot, template = unfilled
+        key = "system_file" if target.system_file else "system"
+        raise SuiteRefused(
+            source,
+            "[target]",
+            "prompt_file" if template == target.prompt_file else key,
+            f"the case {case!r} gives no vars.{slot}, which {template} asks for",
+        )
+    return prompt, files
 
 
 def _judge_references(checks: tuple[Check, ...]) -> list[tuple[str, str]]:
@@ -121,13 +160,13 @@ def _judge_references(checks: tuple[Check, ...]) -> list[tuple[str, str]]:
     return list(dict.fromkeys(found))
 
 
-def _judge(reference: str, factory: str, source: str) -> Judge:
+def _judge(reference: str, factory: str, source: str, price: Price | None) -> Judge:
     if ":" in reference and "/" not in reference:
         return _imported(reference, source, "[[assertions]]", "judge")
     name, model = providers.split(reference)
     found = providers.provider(name, source, "[[assertions]]", "judge")
     try:
-        judge: Judge = getattr(found, factory)(model=model)
+        judge: Judge = getattr(found, factory)(model=model, pricing=price)
     except (TypeError, ValueError) as error:
         raise SuiteRefused(
             source, "[[assertions]]", "judge", f"{name} cannot judge with {model!r} ({error})"
@@ -178,18 +217,22 @@ def importing_from(folder: Path) -> Iterator[None]:
     one process; neither may be served a module imported for the other.
     """
     root = str(folder.resolve())
+    names = _top_level_names(folder)
     before = dict(sys.modules)
     sys.path.insert(0, root)
     for name, module in before.items():
-        if _from(module, root) is False and name.split(".")[0] in _top_level_names(folder):
+        if name.split(".")[0] in names and _from(module, root) is False:
             del sys.modules[name]
     importlib.invalidate_caches()
     try:
         yield
     finally:
         sys.path.remove(root)
+        # Only a module imported in the block, or named like one of the folder's, can be from
+        # it; resolving the path of every module loaded (thousands, with an SDK) is not free.
         for name, module in list(sys.modules.items()):
-            if _from(module, root):
+            suspect = name not in before or name.split(".")[0] in names
+            if suspect and _from(module, root):
                 del sys.modules[name]
         sys.modules.update({k: v for k, v in before.items() if k not in sys.modules})
 

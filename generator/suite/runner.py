@@ -9,7 +9,9 @@ that runsite reads back.
 from __future__ import annotations
 
 import hashlib
+import threading
 from collections.abc import Callable, Mapping, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -21,7 +23,7 @@ from generator.suite.checks import Judge, Judgement
 from generator.suite.identity import assertion_id, config_hash
 from generator.suite.sampling import verdict_of
 from generator.suite.spec import Case, Suite
-from generator.suite.targets import Caller, Reply
+from generator.suite.targets import Caller, Reply, amount, token_counts
 from generator.suite.trajectory import recorded_form
 
 RECORDING_CEILING = 65_536
@@ -45,42 +47,26 @@ class Setting:
 
 
 @dataclass
-class _Tally:
-    """What the run cost, counted as calls are made."""
+class _Bill:
+    """One line of the run's bill (the target's or the judges'), counted as calls are made."""
 
     calls: int = 0
     counted: int = 0
     spent_usd: float = 0.0
     costs_known: bool = True
     tokens: dict[str, int] = field(default_factory=dict)
-    config: dict[str, Any] = field(default_factory=dict)
-    """The first configuration a reply reported (an http target's ``config_path``)."""
 
-    def add(self, reply: Reply) -> Reply:
-        """Count ``reply``; one that reports another configuration than the first errors, since
-        one run measures one system."""
+    def add(self, usage: Mapping[str, int] | None, cost: float | None) -> None:
+        """One call: its token counts where it reported them, its cost where it is known."""
         self.calls += 1
-        if reply.config and not self.config:
-            self.config = dict(reply.config)
-        elif reply.config and reply.config != self.config:
-            reply = Reply(
-                None,
-                reply.latency_ms,
-                input=reply.input,
-                usage=reply.usage,
-                error="the target answered under another configuration part way through the run",
-                error_kind="raised",
-            )
-        cost = reply.answer.cost_usd if reply.answer else None
         if cost is None:
             self.costs_known = False
         else:
             self.spent_usd += cost
-        if reply.usage:
+        if usage:
             self.counted += 1
-            for key, count in reply.usage.items():
+            for key, count in usage.items():
                 self.tokens[key] = self.tokens.get(key, 0) + count
-        return reply
 
     def totals(self) -> dict[str, Any]:
         totals: dict[str, Any] = {
@@ -97,19 +83,66 @@ class _Tally:
         return totals
 
 
+@dataclass
+class _Tally(_Bill):
+    """The target's line, and the configuration its answers were given under."""
+
+    config: dict[str, Any] = field(default_factory=dict)
+    """The configuration the first answer reported (an http target's ``config_path``, a
+    provider's settings and the model its API said answered)."""
+    declared: dict[str, Any] = field(default_factory=dict)
+    """The first configuration any reply reported, an error's included: recorded when no
+    answer came."""
+
+    def count(self, reply: Reply) -> Reply:
+        """Count ``reply``; an answer under another configuration than the first answer's
+        errors, since one run measures one system."""
+        self.declared = self.declared or dict(reply.config)
+        if reply.config and reply.answer is not None:
+            if not self.config:
+                self.config = dict(reply.config)
+            elif reply.config != self.config:
+                reply = Reply(
+                    None,
+                    reply.latency_ms,
+                    input=reply.input,
+                    usage=reply.usage,
+                    error="the target answered under another configuration part way through "
+                    "the run",
+                    error_kind="raised",
+                )
+        self.add(reply.usage, reply.answer.cost_usd if reply.answer else None)
+        return reply
+
+
 class _CountedJudges(dict[str, Judge]):
-    """The suite's judge functions, each call counted for the run's bill."""
+    """The suite's judges, each call counted on the judges' line of the bill, with the usage
+    and cost a judge's reply reports. Judges may be called from several threads at once."""
 
     def __init__(self, judges: Mapping[str, Judge]) -> None:
-        self.calls = 0
+        self.bill = _Bill()
+        self._lock = threading.Lock()
         super().__init__({ref: self._counted(judge) for ref, judge in judges.items()})
 
     def _counted(self, judge: Judge) -> Judge:
         def call(**arguments: Any) -> Any:
-            self.calls += 1
-            return judge(**arguments)
+            try:
+                reply = judge(**arguments)
+            except Exception:
+                self._add(None, None)
+                raise
+            if isinstance(reply, Mapping):
+                cost = reply.get("cost_usd")
+                self._add(token_counts(reply.get("usage")), cost if amount(cost) else None)
+            else:
+                self._add(None, None)
+            return reply
 
         return call
+
+    def _add(self, usage: dict[str, int] | None, cost: float | None) -> None:
+        with self._lock:
+            self.bill.add(usage, cost)
 
 
 def run_suite(
@@ -119,22 +152,30 @@ def run_suite(
     setting: Setting,
     progress: Callable[[], None] | None = None,
     rejudged_from: str | None = None,
+    concurrency: int = 1,
 ) -> Run:
     """Measure every case of ``suite`` against the target ``call`` and return the run.
 
     A replay passes the key of the run whose recorded answers ``call`` hands back; the target
-    is then never called, and the run's bill counts no target call.
+    is then never called, and the run's bill counts no target call. Up to ``concurrency``
+    calls, of the target or of a judge, are made at once.
     """
     instruments = {reference: type(judge).__name__ for reference, judge in judges.items()}
     check_ids = [assertion_id(check, instruments) for check in suite.checks]
     aggregate_ids = [assertion_id(rule, instruments) for rule in suite.aggregates]
     tally, counted = _Tally(), _CountedJudges(judges)
-    results = []
-    for case in suite.cases:
-        measured = tally if rejudged_from is None else _Tally()
-        results.append(_measure(suite, case, call, counted, check_ids, measured))
-        if progress:
-            progress()
+    results = _measured(
+        suite,
+        call,
+        counted,
+        check_ids,
+        tally if rejudged_from is None else None,
+        progress,
+        concurrency,
+    )
+    judging = counted.bill.totals()
+    if not counted.bill.calls:
+        del judging["every_cost_known"]
     doc: dict[str, Any] = {
         "schema_version": SCHEMA,
         "tenant": suite.tenant,
@@ -162,19 +203,12 @@ def run_suite(
             for path, text in sorted(setting.artifacts.items())
         },
         "target_config": _config(
-            tally.config if setting.target_config is None else setting.target_config
+            (tally.config or tally.declared)
+            if setting.target_config is None
+            else setting.target_config
         ),
         "judge_config": setting.judge_config,
-        "usage": {
-            "target": tally.totals(),
-            "judge": {
-                "calls": counted.calls,
-                "counted": 0,
-                "spent_usd": 0.0,
-                "every_call_seen": True,
-            }
-            | ({"every_cost_known": False} if counted.calls else {}),
-        },
+        "usage": {"target": tally.totals(), "judge": judging},
     }
     if suite.pinned:
         doc["pinned"] = list(suite.pinned)
@@ -183,14 +217,55 @@ def run_suite(
     return validate(Run, doc)
 
 
-def _measure(
+def _measured(
     suite: Suite,
-    case: Case,
     call: Caller,
     judges: Mapping[str, Judge],
     ids: Sequence[str],
-    tally: _Tally,
+    tally: _Tally | None,
+    progress: Callable[[], None] | None,
+    concurrency: int,
+) -> list[dict[str, Any]]:
+    """Every case's result, in the suite's order.
+
+    The calls run on a pool of ``concurrency`` threads, but the replies are counted in the
+    suite's order, case by case and sample by sample, before any of them is judged: the same
+    answers make the same document however the calls interleaved, and the first answer that
+    sets the run's configuration is the first case's. A replay counts nothing (no ``tally``).
+    """
+    pool = ThreadPoolExecutor(max_workers=concurrency)
+    try:
+        asked = [
+            [pool.submit(call, case) for _ in range(suite.samples)]
+            if case.suspended is None
+            else []
+            for case in suite.cases
+        ]
+        judged = []
+        for case, futures in zip(suite.cases, asked, strict=True):
+            replies = [future.result() for future in futures]
+            counted = [tally.count(reply) for reply in replies] if tally else replies
+            judged.append(pool.submit(_result, suite, case, counted, judges, ids))
+        results = []
+        for future in judged:
+            results.append(future.result())
+            if progress:
+                progress()
+        return results
+    finally:
+        # An interrupted run stops asking: the calls not yet started are cancelled, so a
+        # Ctrl-C waits for the calls in flight only, not for the rest of a paid run.
+        pool.shutdown(cancel_futures=True)
+
+
+def _result(
+    suite: Suite,
+    case: Case,
+    replies: Sequence[Reply],
+    judges: Mapping[str, Judge],
+    ids: Sequence[str],
 ) -> dict[str, Any]:
+    """One case's result from its replies: judged by every check, or set aside."""
     canary = {"canary": True} if case.canary else {}
     if case.suspended is not None:
         return {
@@ -199,7 +274,6 @@ def _measure(
             "suspended_reason": case.suspended,
             "verdicts": [],
         } | canary
-    replies = [tally.add(call(case)) for _ in range(suite.samples)]
     mapping = case.as_mapping()
     verdicts = []
     for check, identity in zip(suite.checks, ids, strict=True):

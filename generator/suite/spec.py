@@ -264,9 +264,10 @@ def _target(value: Any, source: str) -> Target:
     return _model(model, value, source, "[target]", f"a {kind} target", _keys(model) | {"type"})
 
 
+_KEY = "a key never goes in a suite file: the provider's SDK reads it from its environment variable"
 _PROVIDER_REFUSALS = {
-    "api_key": "a key never goes in a suite file: the provider's SDK reads it from its "
-    "environment variable",
+    "api_key": _KEY,
+    "auth_token": _KEY,
     "model": 'the model is the second half of provider = "PROVIDER/MODEL"',
     "client": "a client is a Python object, which a data file cannot give",
 }

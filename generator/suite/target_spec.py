@@ -10,7 +10,9 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, JsonValue
+from pydantic import BaseModel, ConfigDict, Field, JsonValue, model_validator
+
+from generator.suite.checks import check_schema
 
 Name = Annotated[str, Field(min_length=1)]
 Reference = Annotated[str, Field(pattern=r"^[A-Za-z_][\w.]*:[A-Za-z_]\w*$")]
@@ -73,15 +75,48 @@ class HttpTarget(_Strict):
     timeout: Annotated[float, Field(gt=0)] = 30.0
 
 
+NO_ARGUMENTS: dict[str, JsonValue] = {"type": "object", "properties": {}}
+"""The schema of a tool declared without ``parameters``."""
+
+
+class ToolSpec(_Strict):
+    """A tool the model may call, declared in the suite: a name, what it does, and the JSON
+    Schema of its arguments. Each provider sends it in its own API's form."""
+
+    name: Annotated[str, Field(pattern=r"^[A-Za-z0-9_-]{1,64}$")]
+    description: Name | None = None
+    parameters: dict[str, JsonValue] = Field(default_factory=lambda: dict(NO_ARGUMENTS))
+
+    @model_validator(mode="after")
+    def _valid_schema(self) -> ToolSpec:
+        check_schema(self.parameters, "parameters")
+        return self
+
+
 class ProviderTarget(_Strict):
     """A model named by coordinates, ``provider = "PROVIDER/MODEL"``, called through the
-    installed provider; its other keys are the provider's own settings."""
+    installed provider with a prompt file templated from each case's ``vars``; the keys not
+    declared here are the provider's own settings."""
 
     model_config = ConfigDict(frozen=True, strict=True, extra="allow")
 
     type: Literal["provider"]
     provider: Annotated[str, Field(pattern=r"^[\w.-]+/\S+$")]
+    prompt_file: Name
+    """The user message, relative to the suite; ``{name}`` is replaced by ``vars.name``."""
+    system: Name | None = None
+    system_file: Name | None = None
+    tools: list[ToolSpec] = Field(default_factory=list)
     pricing: Price | None = None
+
+    @model_validator(mode="after")
+    def _one_system(self) -> ProviderTarget:
+        if self.system is not None and self.system_file is not None:
+            raise ValueError("system_file: give system or system_file, not both")
+        names = [tool.name for tool in self.tools]
+        if len(set(names)) != len(names):
+            raise ValueError("tools: two tools share a name")
+        return self
 
     def settings(self) -> dict[str, Any]:
         """The keys the suite wrote for the provider itself."""

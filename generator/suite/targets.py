@@ -45,8 +45,21 @@ class Reply:
 Caller = Callable[[Case], Reply]
 
 
-def _number(value: Any) -> bool:
+def amount(value: Any) -> bool:
+    """Whether ``value`` is a number of at least 0 (a cost, a latency)."""
     return isinstance(value, int | float) and not isinstance(value, bool) and value >= 0
+
+
+def token_counts(value: Any) -> dict[str, int] | None:
+    """``value`` as token counts (``input_tokens`` and ``output_tokens`` at least, every count
+    a whole number of at least 0), or None when it is not that."""
+    if not (
+        isinstance(value, Mapping)
+        and {"input_tokens", "output_tokens"} <= set(value) <= USAGE_KEYS
+        and all(isinstance(n, int) and not isinstance(n, bool) and n >= 0 for n in value.values())
+    ):
+        return None
+    return dict(value)
 
 
 def reply_of(value: Any, latency_ms: float) -> Reply:
@@ -61,14 +74,10 @@ def reply_of(value: Any, latency_ms: float) -> Reply:
             f"the target returned keys runsite does not read: {', '.join(unknown)}", latency_ms
         )
     for key in ("cost_usd", "latency_ms"):
-        if key in value and value[key] is not None and not _number(value[key]):
+        if key in value and value[key] is not None and not amount(value[key]):
             return _shape(f"the target's {key} is not a number of at least 0", latency_ms)
     usage = value.get("usage")
-    if usage is not None and not (
-        isinstance(usage, Mapping)
-        and {"input_tokens", "output_tokens"} <= set(usage) <= USAGE_KEYS
-        and all(isinstance(n, int) and not isinstance(n, bool) and n >= 0 for n in usage.values())
-    ):
+    if usage is not None and token_counts(usage) is None:
         return _shape("the target's usage is not a mapping of token counts", latency_ms)
     metadata = value.get("metadata") or {}
     if not isinstance(metadata, Mapping):
@@ -93,7 +102,7 @@ def reply_of(value: Any, latency_ms: float) -> Reply:
         input=given_input
         if isinstance(given_input, str) or given_input is None
         else compact(given_input),
-        usage=dict(usage) if usage else None,
+        usage=token_counts(usage),
     )
 
 

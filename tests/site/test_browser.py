@@ -206,3 +206,43 @@ def test_the_search_box_of_a_run_page_finds_the_sites_pages(built, served, brows
         assert visit.errors == []
     finally:
         visit.close()
+
+
+def test_hostile_names_open_no_dialog_on_any_page_or_in_search(
+    tmp_path, archive, runsite, write_json, browser
+):
+    from tests._helpers import a_run_at
+
+    hostile = '"><img src=x onerror=alert(1)>'
+    for second in (1, 2):
+        run = a_run_at(second, tenant=f"t{hostile}", suite=f"s{hostile}", environment=hostile)
+        assert (
+            runsite(
+                "import", "--root", str(archive), str(write_json(run, f"{second}.json"))
+            ).exit_code
+            == 0
+        )
+    site = archive / "site"
+    assert runsite("build", "--root", str(archive), "--out", str(site)).exit_code == 0
+    handler = functools.partial(_Quiet, directory=str(site))
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    base = f"http://127.0.0.1:{server.server_address[1]}/"
+    try:
+        pages = sorted(p.parent.relative_to(site).as_posix() for p in site.rglob("index.html"))
+        assert len(pages) >= 10
+        for page in pages:
+            visit = Visit(browser, base + ("" if page == "." else page + "/"))
+            try:
+                visit.page.wait_for_timeout(100)
+                if page == ".":
+                    visit.page.keyboard.press("s")
+                    visit.page.locator("input.md-search__input").press_sequentially("onerror")
+                    visit.page.wait_for_timeout(800)
+                assert visit.dialogs == [], page
+                assert visit.errors == [], page
+            finally:
+                visit.close()
+    finally:
+        server.shutdown()
+        server.server_close()

@@ -10,6 +10,8 @@ from pathlib import Path
 from typing import Any
 
 from generator.suite.checks import Answer
+from generator.suite.prompt import Prompt
+from generator.suite.target_spec import Price
 from generator.suite.targets import Reply
 
 
@@ -30,20 +32,20 @@ class FakeClaimJudge:
 
 
 class _Provider:
-    def judge(self, *, model: str) -> FakeJudge:
+    def judge(self, *, model: str, pricing: Price | None) -> FakeJudge:
         return FakeJudge(model)
 
-    def claim_judge(self, *, model: str) -> FakeClaimJudge:
+    def claim_judge(self, *, model: str, pricing: Price | None) -> FakeClaimJudge:
         return FakeClaimJudge(model)
 
     def target(
-        self, *, model: str, settings: Mapping[str, Any], pricing: Mapping[str, Any] | None
+        self, *, model: str, prompt: Prompt, settings: Mapping[str, Any], pricing: Price | None
     ) -> Callable[[Any], Reply]:
         if set(settings) - {"temperature"}:
             raise ValueError(f"it takes no {', '.join(sorted(set(settings) - {'temperature'}))}")
 
         def call(case: Any) -> Reply:
-            text = f"{model} answers {case.id}"
+            text = f"{model} answers {prompt.render(case)[0]}"
             config = {"provider": "fake", "model": model, **settings}
             return Reply(Answer(text, "text", latency_ms=1.0), 1.0, config=config)
 

@@ -12,6 +12,7 @@ import shutil
 import socket
 import subprocess
 import sys
+import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -62,10 +63,22 @@ def _stub(mode: str) -> Iterator[int]:
     )
     try:
         assert stub.stdout is not None and stub.stdout.readline().startswith(b"stub")
+        _listening(port)
         yield port
     finally:
         stub.terminate()
         stub.wait()
+
+
+def _listening(port: int) -> None:
+    """Wait until the stub accepts connections: it announces itself before it binds."""
+    for _ in range(500):
+        try:
+            socket.create_connection(("127.0.0.1", port), timeout=1).close()
+            return
+        except ConnectionRefusedError:
+            time.sleep(0.01)
+    pytest.fail(f"the corpus stub never listened on port {port}")
 
 
 def _suite(name: str, folder: Path, port: int) -> Path:
@@ -314,8 +327,10 @@ def test_a_provider_target_and_judges_resolve_through_an_installed_provider(
         "threshold = 0.5\ntolerance = 0.1\n"
         '[[assertions]]\ntype = "contains"\nneedle = "answers"'
     )
-    target = 'type = "provider"\nprovider = "fake/fake-1"\ntemperature = 0.2'
-    suite = write_suite(tmp_path, assertions=checks, target=target)
+    target = 'type = "provider"\nprovider = "fake/fake-1"\nprompt_file = "p.md"\ntemperature = 0.2'
+    suite = write_suite(
+        tmp_path, assertions=checks, target=target, files={"p.md": "Answer the case."}
+    )
     out = tmp_path / "run.json"
     assert runsite("run", str(suite), "--no-archive", "--out", str(out)).exit_code == 0
     run = json.loads(out.read_text())

@@ -118,20 +118,29 @@ REFUSALS: dict[str, tuple[dict[str, Any], str]] = {
     ),
     "a judge whose provider is not installed": (
         {
-            "assertions": RUBRIC.replace("judges:score", "openai/gpt-4.1-mini")
+            "assertions": RUBRIC.replace("judges:score", "gemini/gemini-2.5-flash")
             + "threshold = 0.7\ntolerance = 0.05"
         },
-        "suite.toml: [[assertions]]: judge: no provider 'openai' is installed (installed: none); "
-        "a provider comes from a package that registers it in the entry-point group "
-        "runsite.providers",
+        "suite.toml: [[assertions]]: judge: no provider 'gemini' is installed (installed: "
+        "anthropic, openai); runsite's own are openai (pip install 'runsite[openai]') and "
+        "anthropic (pip install 'runsite[anthropic]'), and another comes from a package that "
+        "registers it in the entry-point group runsite.providers",
     ),
     "a provider target whose provider is not installed": (
-        {"target": 'type = "provider"\nprovider = "anthropic/claude-haiku-4-5"'},
-        "suite.toml: [target]: provider: no provider 'anthropic' is installed (installed: none)",
+        {
+            "target": 'type = "provider"\nprovider = "mistral/small"\nprompt_file = "p.md"',
+            "files": {"p.md": "Hello"},
+        },
+        "suite.toml: [target]: provider: no provider 'mistral' is installed (installed: "
+        "anthropic, openai)",
     ),
     "a key in a provider target": (
         {"target": 'type = "provider"\nprovider = "anthropic/claude-haiku-4-5"\napi_key = "k"'},
         "suite.toml: [target]: api_key: a key never goes in a suite file",
+    ),
+    "a token in a provider target": (
+        {"target": 'type = "provider"\nprovider = "anthropic/claude-haiku-4-5"\nauth_token = "t"'},
+        "suite.toml: [target]: auth_token: a key never goes in a suite file",
     ),
     "an aggregate over no check": (
         {"assertions": ACCURACY_OVER_SIGNED},
