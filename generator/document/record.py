@@ -376,8 +376,10 @@ SETTINGS: dict[str, type] = {
     "output_per_mtok": float,
     "cache_read_per_mtok": float,
     "cache_write_per_mtok": float,
+    "json_mode": bool,
 }
-"""The config settings whose values a page may show, each with its kind (a name or a number).
+"""The config settings whose values a page may show, each with its kind (a name, a number, or
+true or false).
 
 Any other setting is published by name only (``withheld``): a target's config may hold an API
 key, a system prompt or a customer's deployment, and nobody has decided that those travel.
@@ -414,11 +416,8 @@ def published_settings(values: dict[str, str | int | float | bool]) -> frozenset
         key
         for key, value in values.items()
         if (kind := SETTINGS.get(key)) is not None
-        and (
-            isinstance(value, str)
-            if kind is str
-            else isinstance(value, int | float) and not isinstance(value, bool)
-        )
+        and (isinstance(value, kind) if kind is not float else isinstance(value, int | float))
+        and (kind is bool) == isinstance(value, bool)
     }
     return frozenset(shown - perimeter_keys(values))
 

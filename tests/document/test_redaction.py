@@ -74,12 +74,15 @@ def test_only_known_settings_publish_their_values_the_rest_only_their_names():
         "system_prompt": "You are MARKpromptQ35",
         "top_p": "MARKnotanumberQ36",
         "stream": True,
+        "json_mode": True,
+        "top_k": False,
     }
     run = read_run(
         json.dumps(a_run(target_config={"values": values, "withheld": ["organisation"]})).encode()
     ).run
     config = redact(run).target_config
     assert config.values == {
+        "json_mode": True,
         "max_tokens": 512,
         "model": "m-1",
         "provider": "http",
@@ -87,7 +90,14 @@ def test_only_known_settings_publish_their_values_the_rest_only_their_names():
         "seed": 7,
         "temperature": 0.2,
     }
-    assert config.withheld == ["api_key", "organisation", "stream", "system_prompt", "top_p"]
+    assert config.withheld == [
+        "api_key",
+        "organisation",
+        "stream",
+        "system_prompt",
+        "top_k",
+        "top_p",
+    ]
     assert "MARK" not in redacted_bytes(redact(run)).decode()
 
 
