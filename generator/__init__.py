@@ -1,6 +1,11 @@
 """runsite: run or import LLM evaluation suites, archive every run, publish a redacted site."""
 
+import os
 from importlib.metadata import PackageNotFoundError, version
+
+# GitPython refuses to be imported when it finds no git to run; runsite says so itself, in one
+# line, when a command needs git (generator.archive.store), and the others work without it.
+os.environ.setdefault("GIT_PYTHON_REFRESH", "quiet")
 
 from generator.suite.collect import record_call
 

@@ -33,6 +33,7 @@ MARKERS = {
     "fingerprint": "MARKfingerprintQ15",
     "conversation_output": "MARKconversationQ16",
     "unknown_key_value": "MARKunknownQ17",
+    "config_value": "MARKconfigvalueQ18",
 }
 
 
@@ -195,7 +196,11 @@ def a_planted_run() -> dict[str, Any]:
     run["results"][2]["suspended_reason"] = m["suspended_reason"]
     run["artifacts"]["prompts/system.txt"]["text"] = m["artifact_text"]
     run["metadata"] = {"ticket": m["run_metadata_value"], m["run_metadata_key"]: 1}
-    run["target_config"]["values"] |= {"base_url": m["base_url"], "fingerprint": m["fingerprint"]}
+    run["target_config"]["values"] |= {
+        "base_url": m["base_url"],
+        "fingerprint": m["fingerprint"],
+        "system_prompt": m["config_value"],
+    }
     run["results"][0]["x_vendor_note"] = m["unknown_key_value"]
     return copy.deepcopy(run)
 

@@ -4,7 +4,8 @@ real archive (a git repository made by ``runsite init``) in the test's folder.""
 from __future__ import annotations
 
 import json
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -56,6 +57,15 @@ def write_json(tmp_path: Path) -> Callable[[Any, str], Path]:
         return path
 
     return write
+
+
+@contextmanager
+def git_identity() -> Iterator[None]:
+    """``GIT_ENVIRONMENT`` for the span of a fixture wider than one test."""
+    with pytest.MonkeyPatch.context() as patch:
+        for name, value in GIT_ENVIRONMENT.items():
+            patch.setenv(name, value)
+        yield
 
 
 @pytest.fixture

@@ -14,13 +14,12 @@ from generator.archive.catalog import ArchivedRun, Suite, label
 from generator.archive.config import Config, config_text, read_config
 from generator.archive.layout import CONFIG, KEEP, Layout, checked_root, find_root
 from generator.archive.refs import pick_suite, resolve
-from generator.archive.store import Change, Commit, GitStore
+from generator.archive.store import Change, Commit, GitStore, require_git
 from generator.document.codec import Reading, read_run, run_bytes
 from generator.document.model import SCHEMA, Run
 from generator.document.redact import redact
 from generator.document.redacted import RedactedRun
 from generator.errors import ArchiveRefused, DocumentRefused
-from generator.files import read_document
 
 
 @dataclass(frozen=True)
@@ -30,6 +29,28 @@ class Shown:
     run: ArchivedRun
     redacted: RedactedRun
     baseline: bool
+
+
+@dataclass(frozen=True)
+class Drift:
+    """How the working tree under ``runs/`` differs from HEAD: paths relative to the root."""
+
+    added: tuple[str, ...]
+    """Not committed: untracked, or added to the index only."""
+    changed: tuple[str, ...]
+    removed: tuple[str, ...]
+
+    def __bool__(self) -> bool:
+        return bool(self.added or self.changed or self.removed)
+
+    def __str__(self) -> str:
+        counts = [
+            (len(self.added), "file not committed", "files not committed"),
+            (len(self.changed), "changed", "changed"),
+            (len(self.removed), "removed", "removed"),
+        ]
+        said = ", ".join(f"{n} {one if n == 1 else many}" for n, one, many in counts if n)
+        return f"runs/ differs from HEAD ({said}); what HEAD holds is what is read"
 
 
 @dataclass
@@ -45,6 +66,7 @@ class Migration:
 
 def init_archive(folder: Path) -> bool:
     """Make ``folder`` an archive, and a git repository if it is in none; True if one was made."""
+    require_git()
     folder.mkdir(parents=True, exist_ok=True)
     if (folder / CONFIG).exists():
         raise ArchiveRefused(f"{folder / CONFIG}: already there; this folder is an archive")
@@ -57,8 +79,9 @@ def init_archive(folder: Path) -> bool:
     layout = Layout(folder.resolve())
     store = GitStore(layout.root)
     with store.locked():
+        branch = store.current_branch()
         changes: dict[str, bytes | None] = {
-            store.path(layout.config): config_text(layout.root.name).encode(),
+            store.path(layout.config): config_text(layout.root.name, branch).encode(),
             store.path(layout.runs / KEEP): b"",
         }
         store.commit(changes, "Start a runsite archive\n")
@@ -71,7 +94,7 @@ class Archive:
     def __init__(self, root: Path) -> None:
         self.layout = Layout(checked_root(root).resolve())
         self.config: Config = read_config(self.layout.config)
-        self.store = GitStore(self.layout.root)
+        self.store = GitStore(self.layout.root, self.config.archive.branch)
 
     @classmethod
     def open(cls, root: Path | None, cwd: Path) -> Archive:
@@ -81,7 +104,7 @@ class Archive:
     def runs(self, suite: str | None = None) -> tuple[list[ArchivedRun], dict[Suite, str]]:
         """Every run (of ``suite``, if named), newest first, and each suite's reference key."""
         with self.store.locked():
-            runs, baselines = catalog.runs(self.layout), catalog.baselines(self.layout)
+            runs, baselines = self._committed()
         if suite is not None:
             picked = pick_suite(suite, (run.suite_of for run in runs))
             runs = [run for run in runs if run.suite_of == picked]
@@ -89,11 +112,16 @@ class Archive:
 
     def show(self, ref: str, cwd: Path) -> Shown:
         """The run ``ref`` names, redacted under the archive's disclosure."""
-        with self.store.locked():
-            run = resolve(ref, catalog.runs(self.layout), self.layout, cwd)
-            reading = read_document(self.layout.root / run.path)
-            baseline = catalog.baselines(self.layout).get(run.suite_of) == run.key
-        return Shown(run, redact(reading.run, self.config.disclosure), baseline)
+        runs, baselines = self.runs()
+        run = resolve(ref, runs, self.layout, cwd)
+        reading = self.document(run)
+        return Shown(
+            run, redact(reading.run, self.config.disclosure), baselines.get(run.suite_of) == run.key
+        )
+
+    def check_branch(self) -> None:
+        """Refuse now what a commit would refuse: HEAD is not on the archive's branch."""
+        self.store.check_branch()
 
     def receive(
         self,
@@ -117,14 +145,26 @@ class Archive:
 
     def read(self, ref: str, cwd: Path) -> Run:
         """The full run ``ref`` names, for a command that works inside the perimeter."""
-        with self.store.locked():
-            run = resolve(ref, catalog.runs(self.layout), self.layout, cwd)
-            return read_document(self.layout.root / run.path).run
+        return self.document(resolve(ref, self.runs()[0], self.layout, cwd)).run
+
+    def document(self, run: ArchivedRun) -> Reading:
+        """The document of ``run`` as HEAD holds it, read, migrated and validated."""
+        try:
+            return read_run(self.store.blob(run.blob))
+        except DocumentRefused as refused:
+            raise refused.located(run.path) from None
+
+    def drift(self) -> Drift:
+        """How the working tree under ``runs/`` differs from HEAD, which is what is read."""
+        found: dict[str, list[str]] = {"added": [], "changed": [], "removed": []}
+        for status, place in self.store.status(self.store.path(self.layout.runs)):
+            kind = "added" if status in ("??", "A ") else "removed" if "D" in status else "changed"
+            found[kind].append(self._shown(place))
+        return Drift(*(tuple(sorted(paths)) for paths in found.values()))
 
     def baseline_of(self, tenant: str, suite: str) -> str:
         """The key of a suite's reference run, or a refusal when it has none."""
-        with self.store.locked():
-            key = catalog.baselines(self.layout).get((tenant, suite))
+        key = self.runs()[1].get((tenant, suite))
         if key is None:
             raise ArchiveRefused(
                 f"{tenant}/{suite}: no baseline; runsite baseline set RUN makes one"
@@ -134,7 +174,7 @@ class Archive:
     def set_baseline(self, ref: str, cwd: Path) -> tuple[ArchivedRun, str | None]:
         """Make the run ``ref`` names its suite's reference; the commit, None if it was already."""
         with self.store.locked():
-            run = resolve(ref, catalog.runs(self.layout), self.layout, cwd)
+            run = resolve(ref, self._committed()[0], self.layout, cwd)
             pointer = self.store.path(self.layout.baseline(run.tenant, run.suite))
             message = f"Set the baseline of {label(run.suite_of)} to {run.key}\n"
             return run, self.store.commit({pointer: f"{run.key}\n".encode()}, message)
@@ -149,7 +189,7 @@ class Archive:
     def clear_baseline(self, named: str) -> tuple[Suite, str | None]:
         """Forget a suite's reference; the commit, None if it had none."""
         with self.store.locked():
-            suites = [run.suite_of for run in catalog.runs(self.layout)]
+            suites = [run.suite_of for run in self._committed()[0]]
             suite = pick_suite(named, suites)
             pointer = self.store.path(self.layout.baseline(*suite))
             message = f"Clear the baseline of {label(suite)}\n"
@@ -194,6 +234,9 @@ class Archive:
             )
             for c in commits
         ]
+
+    def _committed(self) -> tuple[list[ArchivedRun], dict[Suite, str]]:
+        return catalog.committed(self.layout, self.store)
 
     def _shown(self, place: str) -> str:
         """A path as git names it, as the archive names it (relative to the root)."""

@@ -1,23 +1,33 @@
-"""What the archive holds: every run's identity and time, read from ``runs/``, newest first.
+"""What the archive holds: every run committed at HEAD, its identity and time, newest first.
 
-A listing reads only ``created_at`` and ``schema_version`` of each document: every document
-was validated when it arrived, and reading a thousand runs in full to list them would be slow.
+The archive is what HEAD holds, never the working tree: a file dropped into ``runs/``, an edit
+never committed, a symbolic link out of ``runs/`` or a baseline linked to a system file is
+neither listed nor read. A link or a submodule committed in ``runs/`` is refused by name.
+
+A listing needs each document's ``created_at`` and ``schema_version``, so the first listing
+reads every document. A blob never changes, so what it says is remembered by blob id in
+``<git dir>/runsite-catalog.json``: later listings read the tree and the new documents only.
 """
 
 from __future__ import annotations
 
+import json
+import os
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
 
 from generator.archive.layout import BASELINE, Layout
+from generator.archive.store import FILES, GitStore
 from generator.document.codec import declared_schema, parse_object
-from generator.document.record import json_type
-from generator.errors import DocumentRefused
-from generator.files import read_bytes
+from generator.document.record import json_type, moment_of
+from generator.errors import ArchiveRefused, DocumentRefused
 
 Suite = tuple[str, str]
 """A suite as the archive files it: (tenant, suite)."""
+
+FACTS = "runsite-catalog.json"
+"""In the git dir: each document blob's ``created_at`` and ``schema_version``."""
 
 
 @dataclass(frozen=True)
@@ -32,6 +42,8 @@ class ArchivedRun:
     created_at: str
     schema_version: int
     """The schema the archived document declares (reading migrates it in memory)."""
+    blob: str
+    """The git blob of the document at HEAD: its bytes, as committed."""
 
     @property
     def suite_of(self) -> Suite:
@@ -47,47 +59,99 @@ def label(suite: Suite) -> str:
     return "/".join(suite)
 
 
-def runs(layout: Layout) -> list[ArchivedRun]:
-    """Every archived run, newest first by ``created_at`` as an instant (offsets differ)."""
-    found = [_entry(layout, path) for path in sorted(layout.runs.glob("*/*/*.json"))]
-    found.sort(key=lambda run: (run.tenant, run.suite, run.key))
-    found.sort(key=lambda run: run.instant, reverse=True)
-    return found
+def committed(layout: Layout, store: GitStore) -> tuple[list[ArchivedRun], dict[Suite, str]]:
+    """Every run at HEAD, newest first by ``created_at`` as an instant (offsets differ), and
+    each suite's reference run key. Call it holding the archive's lock."""
+    facts = _Facts(store.git_dir / FACTS)
+    runs: list[ArchivedRun] = []
+    baselines: dict[Suite, str] = {}
+    for place, (mode, sha) in sorted(store.tree(store.path(layout.runs)).items()):
+        shown = layout.shown(store.top / place)
+        if mode not in FILES:
+            kind = "a symbolic link" if mode == "120000" else "a submodule"
+            raise ArchiveRefused(
+                f"{shown}: {kind} committed in runs/, where runsite reads only the files it "
+                "writes; git rm it"
+            )
+        parts = shown.split("/")
+        if len(parts) != 4:
+            continue
+        _, tenant, suite, name = parts
+        if name == BASELINE:
+            baselines[(tenant, suite)] = store.blob(sha).decode("utf-8", "replace").strip()
+        elif name.endswith(".json"):
+            created_at, schema = facts.of(sha, store, shown)
+            runs.append(ArchivedRun(tenant, suite, name[:-5], shown, created_at, schema, sha))
+    facts.save()
+    runs.sort(key=lambda run: (run.tenant, run.suite, run.key))
+    runs.sort(key=lambda run: run.instant, reverse=True)
+    return runs, baselines
 
 
-def baselines(layout: Layout) -> dict[Suite, str]:
-    """Each suite's reference run key, for the suites that have one."""
-    return {
-        (path.parent.parent.name, path.parent.name): path.read_text(encoding="utf-8").strip()
-        for path in sorted(layout.runs.glob(f"*/*/{BASELINE}"))
-    }
+class _Facts:
+    """``created_at`` and ``schema_version`` of document blobs, kept from one listing to the
+    next; a file that cannot be read is as good as none."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        try:
+            known = json.loads(path.read_bytes())
+        except (OSError, ValueError):
+            known = None
+        self.known: dict[str, object] = known if isinstance(known, dict) else {}
+        self.used: dict[str, tuple[str, int]] = {}
+
+    def of(self, sha: str, store: GitStore, shown: str) -> tuple[str, int]:
+        """What the document in blob ``sha`` (shown as ``shown``) says of itself."""
+        facts = self._remembered(sha)
+        if facts is None:
+            try:
+                facts = _read_facts(store.blob(sha))
+            except DocumentRefused as refused:
+                raise refused.located(shown) from None
+        self.used[sha] = facts
+        return facts
+
+    def _remembered(self, sha: str) -> tuple[str, int] | None:
+        entry = self.known.get(sha)
+        if not (
+            isinstance(entry, list)
+            and len(entry) == 2
+            and isinstance(entry[0], str)
+            and type(entry[1]) is int
+        ):
+            return None
+        try:
+            moment_of(entry[0])
+        except ValueError:
+            return None
+        return entry[0], entry[1]
+
+    def save(self) -> None:
+        """Remember the blobs of this listing, and only those."""
+        if self.used.keys() == self.known.keys():
+            return
+        partial = self.path.with_name(f"{self.path.name}.partial")
+        partial.write_text(json.dumps(self.used, sort_keys=True), encoding="utf-8")
+        os.replace(partial, self.path)
 
 
-def _entry(layout: Layout, path: Path) -> ArchivedRun:
-    shown = layout.shown(path)
+def _read_facts(data: bytes) -> tuple[str, int]:
+    """A document's ``created_at`` and ``schema_version``. Read with the plain JSON parser,
+    twice as fast as the strict one: a document the strict reader would refuse for other
+    reasons is refused when it is read whole (``show``, ``build``)."""
     try:
-        doc = parse_object(read_bytes(path))
-        schema = declared_schema(doc)
-        created_at = doc.get("created_at")
-        if not isinstance(created_at, str):
-            raise DocumentRefused("created_at", f"a JSON {json_type(created_at)}, not a string")
-        _check_moment(created_at)
-    except DocumentRefused as refused:
-        raise refused.located(shown) from None
-    return ArchivedRun(
-        tenant=path.parent.parent.name,
-        suite=path.parent.name,
-        key=path.stem,
-        path=shown,
-        created_at=created_at,
-        schema_version=schema,
-    )
-
-
-def _check_moment(created_at: str) -> None:
+        doc = json.loads(data)
+    except (ValueError, RecursionError):
+        doc = parse_object(data)  # to say, in its words, why it is no JSON object
+    if not isinstance(doc, dict):
+        doc = parse_object(data)
+    schema = declared_schema(doc)
+    created_at = doc.get("created_at")
+    if not isinstance(created_at, str):
+        raise DocumentRefused("created_at", f"a JSON {json_type(created_at)}, not a string")
     try:
-        moment: datetime | None = datetime.fromisoformat(created_at)
-    except ValueError:
-        moment = None
-    if moment is None or moment.tzinfo is None:
-        raise DocumentRefused("created_at", "not an ISO-8601 timestamp with its UTC offset")
+        moment_of(created_at)
+    except ValueError as error:
+        raise DocumentRefused("created_at", str(error)) from None
+    return created_at, schema

@@ -27,6 +27,15 @@ class Site(BaseModel):
     """The language a visitor lands on; the other one is a switch away."""
 
 
+class Where(BaseModel):
+    """The ``[archive]`` table."""
+
+    model_config = ConfigDict(frozen=True, strict=True, extra="forbid")
+
+    branch: Name | None = None
+    """The one branch runsite commits to; absent, any branch (never a detached HEAD)."""
+
+
 class Inspect(BaseModel):
     """The ``[inspect]`` table: the thresholds an imported Inspect log's scorers are judged by.
 
@@ -54,6 +63,7 @@ class Config(BaseModel):
     model_config = ConfigDict(frozen=True, strict=True, extra="forbid")
 
     site: Site
+    archive: Where = Field(default=Where())
     disclosure: Disclosure = Field(default=NOTHING)
     inspect: Inspect = Field(default_factory=Inspect)
 
@@ -73,15 +83,21 @@ def read_config(path: Path) -> Config:
         raise ArchiveRefused(f"{path}: {refused.where}: {problem}") from None
 
 
-def config_text(name: str) -> str:
-    """The ``runsite.toml`` that ``init`` writes: a name, English, and nothing disclosed."""
-    quoted = name.replace("\\", "\\\\").replace('"', '\\"')
+def config_text(name: str, branch: str | None) -> str:
+    """The ``runsite.toml`` that ``init`` writes: a name, English, the branch it starts on, the
+    Inspect defaults, and nothing disclosed."""
+    archive = (
+        ""
+        if branch is None
+        else "\n# The one branch runsite commits runs to: on any other, or on a detached HEAD,\n"
+        f'# a command that would commit is refused.\n[archive]\nbranch = "{_quoted(branch)}"\n'
+    )
     return f"""# The archive's configuration, reviewed like code.
 
 [site]
-name = "{quoted}"
+name = "{_quoted(name)}"
 language = "en"  # en or it: the language a visitor lands on
-
+{archive}
 # How imported Inspect logs are judged: a scorer whose values are letters (C/I/P/N) or booleans
 # passes a case where its score (over the epochs) reaches `categorical`; any other numeric
 # scorer never fails unless named in a table [inspect.thresholds], e.g. model_graded_qa = 0.5.
@@ -93,3 +109,8 @@ categorical = 1.0
 # tool_names (true, or a list of the tool names to show).
 [disclosure]
 """
+
+
+def _quoted(text: str) -> str:
+    """``text`` inside a TOML basic string."""
+    return text.replace("\\", "\\\\").replace('"', '\\"')

@@ -15,6 +15,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
+from generator.document.record import hidden_character
 from generator.errors import ArchiveRefused
 
 CONFIG = "runsite.toml"
@@ -82,8 +83,9 @@ def unsafe(name: str) -> str | None:
         return "contains a path separator"
     if name.startswith("."):
         return "starts with a dot"
-    if any(ord(character) < 0x20 or character == "\x7f" for character in name):
-        return "contains a control character"
+    code = hidden_character(name)
+    if code is not None:
+        return f"contains an invisible or control character ({code})"
     if len(name.encode("utf-8")) > _LONGEST_NAME:
         return f"longer than {_LONGEST_NAME} bytes"
     return None

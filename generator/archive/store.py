@@ -25,6 +25,7 @@ import fcntl
 import hashlib
 import json
 import os
+import shutil
 import signal
 import tempfile
 from collections.abc import Iterable, Iterator, Mapping
@@ -38,6 +39,8 @@ import git
 from generator.errors import ArchiveRefused
 
 NO_COMMIT = "0" * 40
+FILES = frozenset({"100644", "100755"})
+"""The modes of regular files in a git tree (a link is 120000, a submodule 160000)."""
 LOCK = "runsite.lock"
 SCRATCH = "runsite"
 """A folder in the git dir for the private index and the journal; only the lock holder uses it."""
@@ -76,10 +79,24 @@ class Commit:
     changes: tuple[Change, ...]
 
 
+GIT_MISSING = (
+    "git: not found on PATH; runsite keeps the archive in a git repository, so it needs git"
+)
+
+
+def require_git() -> None:
+    """Refuse, in one line, to go on without a git to run."""
+    if shutil.which(git.Git.GIT_PYTHON_GIT_EXECUTABLE or "git") is None:
+        raise ArchiveRefused(GIT_MISSING)
+
+
 class GitStore:
     """The git repository whose working tree holds an archive."""
 
-    def __init__(self, folder: Path) -> None:
+    def __init__(self, folder: Path, branch: str | None = None) -> None:
+        require_git()
+        self.branch = branch
+        """The one branch commits may go to; None: any branch."""
         try:
             self.repo = git.Repo(folder, search_parent_directories=True)
         except (git.InvalidGitRepositoryError, git.NoSuchPathError):
@@ -111,6 +128,27 @@ class GitStore:
             self._lock = None
             os.close(fd)
 
+    def current_branch(self) -> str | None:
+        """The branch HEAD is on (it may have no commit yet); None when HEAD is detached."""
+        head = self.repo.head
+        return None if head.is_detached else str(head.ref.name)
+
+    def check_branch(self) -> None:
+        """Refuse to commit anywhere but on the archive's branch: a commit on a detached HEAD
+        is on no branch, and vanishes from sight once one is checked out."""
+        current = self.current_branch()
+        wanted = self.branch or "a branch"
+        if current is None:
+            raise ArchiveRefused(
+                f"{self.top}: HEAD is detached, and runsite commits only to the archive's "
+                f"branch; check out {wanted}: nothing was committed"
+            )
+        if self.branch is not None and current != self.branch:
+            raise ArchiveRefused(
+                f"{self.top}: HEAD is on {current}, and runsite.toml keeps the archive on "
+                f"{self.branch}; check out {self.branch}: nothing was committed"
+            )
+
     def head(self) -> str | None:
         """The commit HEAD names, or None on a branch with no commit yet."""
         try:
@@ -118,15 +156,41 @@ class GitStore:
         except ArchiveRefused:
             return None
 
-    def tracked(self, prefix: str) -> dict[str, str]:
-        """Every file at HEAD below ``prefix``, each to its blob id."""
+    def tree(self, prefix: str) -> dict[str, tuple[str, str]]:
+        """Every entry at HEAD below ``prefix``, each to its mode and object id."""
         if self.head() is None:
             return {}
         listing = self._git("ls-tree", "-r", "-z", "--full-tree", "HEAD", "--", prefix)
-        found: dict[str, str] = {}
+        found: dict[str, tuple[str, str]] = {}
         for record in filter(None, listing.split("\0")):
             meta, path = record.split("\t", 1)
-            found[path] = meta.split()[2]
+            mode, _, sha = meta.split()
+            found[path] = (mode, sha)
+        return found
+
+    def tracked(self, prefix: str) -> dict[str, str]:
+        """Every regular file at HEAD below ``prefix``, each to its blob id."""
+        return {path: sha for path, (mode, sha) in self.tree(prefix).items() if mode in FILES}
+
+    def status(self, prefix: str) -> list[tuple[str, str]]:
+        """How the working tree below ``prefix`` differs from HEAD, as ``git status
+        --porcelain`` says it: (two-letter status, path), untracked files included."""
+        text = self._git(
+            "status",
+            "--porcelain=v1",
+            "-z",
+            "--untracked-files=all",
+            "--",
+            prefix,
+            env={"GIT_OPTIONAL_LOCKS": "0"},  # status may not take the index's lock
+        )
+        records = iter(text.split("\0"))
+        found = []
+        for record in records:
+            if record:
+                found.append((record[:2], record[3:]))
+                if record[0] in "RC":
+                    next(records)  # a rename's or a copy's source
         return found
 
     def blob(self, sha: str) -> bytes:
@@ -140,6 +204,7 @@ class GitStore:
         Call it holding the lock.
         """
         assert self._lock is not None, "commit without the archive's lock"
+        self.check_branch()
         parent = self.head()
         entries = {
             path: None if data is None else blob_id(data) for path, data in sorted(changes.items())

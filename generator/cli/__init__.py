@@ -45,10 +45,18 @@ class _Runsite(click.Group):
             code = EXIT_REFUSED
         except click.Abort:
             code = EXIT_REFUSED
-        except Exception:
-            traceback.print_exc()
-            click.echo("runsite: internal error (a defect of runsite, not of the input)", err=True)
-            code = EXIT_INTERNAL
+        except Exception as error:
+            if _git_missing(error):
+                from generator.archive.store import GIT_MISSING
+
+                click.echo(f"runsite: {GIT_MISSING}", err=True)
+                code = EXIT_REFUSED
+            else:
+                traceback.print_exc()
+                click.echo(
+                    "runsite: internal error (a defect of runsite, not of the input)", err=True
+                )
+                code = EXIT_INTERNAL
         sys.exit(code if isinstance(code, int) else 0)
 
 
@@ -56,6 +64,13 @@ class _Runsite(click.Group):
 @click.version_option(__version__, "--version", prog_name="runsite", message="%(prog)s %(version)s")
 def cli() -> None:
     """Run or import LLM evaluation suites, archive every run, publish a redacted site."""
+
+
+def _git_missing(error: Exception) -> bool:
+    """Whether GitPython failed for want of git (where runsite asked it without checking
+    first), told apart without importing GitPython where nothing else did."""
+    gitpython = sys.modules.get("git")
+    return gitpython is not None and isinstance(error, gitpython.GitCommandNotFound)
 
 
 def _root_option(command: Command) -> Command:
@@ -120,9 +135,14 @@ def _progress_bar(label: str) -> Iterator[Callable[[int], Callable[[], None]]]:
 
 
 def _warn_unknown(path: Path, unknown: Sequence[str]) -> None:
+    """Where a document's unknown keys are, never what they are called: a key can be payload."""
     if unknown:
         keys = ", ".join(unknown)
-        click.echo(f"runsite: {path}: kept but never published, unknown keys: {keys}", err=True)
+        click.echo(
+            f"runsite: {path}: kept but never published, unknown keys (#N: the Nth key of its "
+            f"object the schema does not declare, from 0): {keys}",
+            err=True,
+        )
 
 
 def main() -> None:

@@ -2,13 +2,17 @@
 
 from __future__ import annotations
 
-from contextlib import suppress
+import signal
+from collections.abc import Iterator
+from contextlib import contextmanager, suppress
 from pathlib import Path
+from types import FrameType
 from typing import TYPE_CHECKING
 
 import click
 
 from generator.cli import _open, _progress_bar, _root_option, cli
+from generator.errors import Refused
 
 if TYPE_CHECKING:
     pass
@@ -52,10 +56,18 @@ def build(out: Path | None, full: bool, jobs: int | None, root: Path | None) -> 
 
 
 @cli.command()
-@click.option("--port", default=8000, show_default=True, help="The port on 127.0.0.1.")
+@click.option(
+    "--port",
+    default=8000,
+    show_default=True,
+    type=click.IntRange(0, 65535),
+    help="The port on 127.0.0.1 (0: any free one).",
+)
 @_root_option
 def serve(port: int, root: Path | None) -> int:
     """Build the site and serve it on 127.0.0.1 for a preview, until interrupted.
+
+    The port is taken before the build; Ctrl-C or SIGTERM stops it and removes what it built.
 
     Example: runsite serve --port 8080
     """
@@ -66,17 +78,40 @@ def serve(port: int, root: Path | None) -> int:
     from generator.publish import publish
 
     archive = _open(root)
-    with tempfile.TemporaryDirectory(prefix="runsite-serve-") as folder:
-        with _progress_bar("building") as progress:
-            published = publish(archive, Path(folder) / "site", progress)
-        handler = functools.partial(
-            http.server.SimpleHTTPRequestHandler, directory=str(published.out)
-        )
-        with http.server.ThreadingHTTPServer(("127.0.0.1", port), handler) as server:
+    with (
+        _stopped_by_sigterm(),
+        suppress(KeyboardInterrupt),
+        tempfile.TemporaryDirectory(prefix="runsite-serve-") as folder,
+    ):
+        site = Path(folder) / "site"
+        handler = functools.partial(http.server.SimpleHTTPRequestHandler, directory=str(site))
+        try:
+            server = http.server.ThreadingHTTPServer(("127.0.0.1", port), handler)
+        except OSError as error:
+            raise Refused(
+                f"--port {port}: cannot serve on 127.0.0.1:{port} ({error.strerror or error})"
+            ) from None
+        with server:
+            with _progress_bar("building") as progress:
+                published = publish(archive, site, progress)
             click.echo(
-                f"serving {published.pages} pages on http://127.0.0.1:{port}/ (Ctrl-C stops)",
+                f"serving {published.pages} pages on "
+                f"http://127.0.0.1:{server.server_port}/ (Ctrl-C stops)",
                 err=True,
             )
-            with suppress(KeyboardInterrupt):
-                server.serve_forever()
+            server.serve_forever()
     return 0
+
+
+@contextmanager
+def _stopped_by_sigterm() -> Iterator[None]:
+    """SIGTERM stops the command as Ctrl-C does, so what it made is cleaned up on the way out."""
+
+    def interrupt(signum: int, frame: FrameType | None) -> None:
+        raise KeyboardInterrupt
+
+    previous = signal.signal(signal.SIGTERM, interrupt)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, previous)

@@ -47,8 +47,7 @@ def run(
     from generator.suite.host import measure
 
     metadata = dict(_pair(item) for item in meta)
-    _check_kept(no_archive, out)
-    archive = None if no_archive else _open(root)
+    archive = _checked(no_archive, out, root)
     with _progress_bar("cases") as progress:
         measured = measure(suite_file, _now(), metadata, progress, concurrency)
     return _keep(measured, archive, out, f"runsite run {suite_file}")
@@ -82,8 +81,7 @@ def replay(
     from generator.files import read_document
     from generator.suite.host import rejudge
 
-    _check_kept(no_archive, out)
-    archive = None if no_archive else _open(root)
+    archive = _checked(no_archive, out, root)
     given = Path(stored_run)
     stored = (
         read_document(given).run
@@ -102,10 +100,16 @@ def _now() -> str:
     return datetime.now(UTC).isoformat(timespec="microseconds")
 
 
-def _check_kept(no_archive: bool, out: Path | None) -> None:
-
-    if no_archive and out is None:
-        raise Refused("--no-archive: give --out FILE, or the run would be lost")
+def _checked(no_archive: bool, out: Path | None, root: Path | None) -> Archive | None:
+    """The archive a run will be kept in, refused before anything runs if it could not be
+    (no archive, HEAD off its branch); None with --no-archive, which needs --out."""
+    if no_archive:
+        if out is None:
+            raise Refused("--no-archive: give --out FILE, or the run would be lost")
+        return None
+    archive = _open(root)
+    archive.check_branch()
+    return archive
 
 
 def _keep(measured: Any, archive: Archive | None, out: Path | None, source: str) -> int:

@@ -1,10 +1,10 @@
 """Bytes to a run and a run to bytes, and nothing in between that a reader has to trust.
 
 Reading refuses, with one line naming the key, anything that is not a well-formed JSON object:
-bytes that are not UTF-8, duplicate keys, NaN, nesting deeper than ``MAX_DEPTH``. It then
-migrates the mapping to schema 23 in memory and validates it. Writing is canonical: keys sorted,
-indent 2, UTF-8 unescaped, every float at 6 decimals, a trailing newline, so the same run always
-gives the same bytes.
+bytes that are not UTF-8, duplicate keys, NaN, nesting deeper than ``MAX_DEPTH``, a number past
+``numbers.LARGEST``. It then migrates the mapping to schema 23 in memory and validates it.
+Writing is canonical: keys sorted, indent 2, UTF-8 unescaped, every float at 6 decimals, a
+trailing newline, so the same run always gives the same bytes.
 """
 
 from __future__ import annotations
@@ -12,15 +12,17 @@ from __future__ import annotations
 import json
 import re
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
 from pydantic import BaseModel, ValidationError
 
+from generator.document.keys import DECLARED, joined, step_to, steps
 from generator.document.migrate import upgrade
 from generator.document.model import Run
-from generator.document.numbers import at_precision
-from generator.document.record import REFUSAL, carries_extras, json_type
+from generator.document.numbers import LARGEST, at_precision, meant
+from generator.document.record import BEYOND_PROBLEM, REFUSAL, carries_extras, json_type
 from generator.document.redacted import RedactedRun
 from generator.errors import DocumentRefused
 
@@ -38,15 +40,18 @@ class Reading:
     declared_schema: int
     """The schema the document declared before migration."""
     unknown: tuple[str, ...]
-    """Key paths this runsite does not know: kept in the archive, never rendered."""
+    """Where the keys this runsite does not know are (``results[0].#1``, see ``keys``): kept in
+    the archive, never rendered."""
 
 
 def read_run(data: bytes) -> Reading:
     """Parse, migrate and validate one run document."""
     doc = parse_object(data)
     schema = declared_schema(doc)
-    run = validate(Run, upgrade(doc, schema))
-    return Reading(run, schema, tuple(unknown_keys(run)) if carries_extras(run) else ())
+    upgraded = upgrade(doc, schema)
+    run = validate(Run, upgraded)
+    unknown = tuple(unknown_keys(run, upgraded)) if carries_extras(run) else ()
+    return Reading(run, schema, unknown)
 
 
 def run_bytes(run: Run) -> bytes:
@@ -67,6 +72,8 @@ def compact(value: Any) -> str:
 
 
 _LONE_SURROGATE = re.compile("[\ud800-\udfff]")
+_SURROGATE_ESCAPE = re.compile(r"\\u[dD][89a-fA-F]")
+"""How a lone surrogate gets into parsed JSON: only as an escape."""
 
 
 def _at_precision(value: Any) -> Any:
@@ -89,8 +96,15 @@ def parse_object(data: bytes) -> dict[str, Any]:
         raise DocumentRefused(
             "", f"not UTF-8 text (invalid byte at offset {error.start})"
         ) from None
+    numbers = _Numbers()
     try:
-        value = json.loads(text, object_pairs_hook=_unique_keys, parse_constant=_no_constant)
+        value = json.loads(
+            text,
+            object_pairs_hook=_unique_keys,
+            parse_constant=_no_constant,
+            parse_int=numbers.integer,
+            parse_float=numbers.real,
+        )
     except json.JSONDecodeError as error:
         raise DocumentRefused(
             "",
@@ -102,14 +116,74 @@ def parse_object(data: bytes) -> dict[str, Any]:
     if not isinstance(value, dict):
         raise DocumentRefused("", f"a JSON {json_type(value)}, not an object")
     _check_depth(value)
+    if numbers.beyond:
+        raise DocumentRefused(_where(value, lambda part: part is BEYOND) or "", BEYOND_PROBLEM)
+    if _SURROGATE_ESCAPE.search(text):
+        where = _where(value, lambda part: False, lambda key: bool(_LONE_SURROGATE.search(key)))
+        if where is not None:
+            raise DocumentRefused(where, "a key with a lone surrogate, which is no Unicode text")
     return value
+
+
+class _Beyond:
+    """Stands in, while parsing, for a number past ``LARGEST``."""
+
+
+BEYOND = _Beyond()
+
+
+class _Numbers:
+    """The parser's hooks for numbers: each one past ``LARGEST`` (or that overflows a float)
+    is read as ``BEYOND``, so the refusal can name its key once the whole object is known."""
+
+    def __init__(self) -> None:
+        self.beyond = False
+
+    def integer(self, text: str) -> int | _Beyond:
+        # Compared as text first: int() refuses more than 4,300 digits with an exception.
+        if len(text.lstrip("-")) <= len(str(LARGEST)) and meant(number := int(text)):
+            return number
+        self.beyond = True
+        return BEYOND
+
+    def real(self, text: str) -> float | _Beyond:
+        if meant(number := float(text)):
+            return number
+        self.beyond = True
+        return BEYOND
+
+
+def _where(
+    value: Any,
+    bad: Callable[[Any], bool],
+    bad_key: Callable[[str], bool] = lambda key: False,
+    path: str = "",
+) -> str | None:
+    """The key path of the first part of ``value`` that is ``bad``, or of the first object key
+    that is ``bad_key`` (as ``path (key)``); None if there is none."""
+    if bad(value):
+        return path
+    found = None
+    if isinstance(value, dict):
+        for key, step in steps(value):
+            at = joined(path, step)
+            if bad_key(key):
+                return f"{at} (key)"
+            if (found := _where(value[key], bad, bad_key, at)) is not None:
+                return found
+    elif isinstance(value, list):
+        for index, item in enumerate(value):
+            if (found := _where(item, bad, bad_key, f"{path}[{index}]")) is not None:
+                return found
+    return found
 
 
 def _unique_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
     result = dict(pairs)
     if len(result) != len(pairs):
         twice = next(key for key, count in Counter(key for key, _ in pairs).items() if count > 1)
-        raise DocumentRefused("", f"the key {twice!r} appears twice in one object")
+        named = f"the key {twice!r}" if twice in DECLARED else "a key the schema does not declare"
+        raise DocumentRefused("", f"{named} appears twice in one object")
     return result
 
 
@@ -142,13 +216,14 @@ def declared_schema(doc: dict[str, Any]) -> int:
 def validate(model: type[Model], doc: dict[str, Any], name_unknown: bool = False) -> Model:
     """``model`` built from ``doc``, or the first problem as a refusal naming its key.
 
-    An unknown key is named only in a file the user writes (``name_unknown``), never in a run
-    document, where a key outside the schema may be payload.
+    Only in a file the user writes (``name_unknown``) is a key the schema does not declare named;
+    in a run document, where such a key may be payload, it is named by its place (``keys``).
     """
     try:
         return model.model_validate(doc)
     except ValidationError as error:
-        raise DocumentRefused(*validation_problem(error, name_unknown)) from None
+        placed = None if name_unknown else doc
+        raise DocumentRefused(*validation_problem(error, name_unknown, placed)) from None
 
 
 _EXPECTED = {
@@ -163,27 +238,37 @@ _EXPECTED = {
 }
 
 
-def validation_problem(error: ValidationError, name_unknown: bool = False) -> tuple[str, str]:
+def validation_problem(
+    error: ValidationError, name_unknown: bool = False, doc: Any = None
+) -> tuple[str, str]:
     """Where the first problem is (a key path) and what it is, in our words, never the value."""
-    problems = every_problem(error, name_unknown)
+    problems = every_problem(error, name_unknown, doc)
     where, problem = problems[0]
     if len(problems) > 1:
         problem += f" (and {len(problems) - 1} more)"
     return where, problem
 
 
-def every_problem(error: ValidationError, name_unknown: bool = False) -> list[tuple[str, str]]:
+def every_problem(
+    error: ValidationError, name_unknown: bool = False, doc: Any = None
+) -> list[tuple[str, str]]:
     """Each problem, as (key path, what is wrong), unknown keys first.
 
     Unless ``name_unknown``, an unknown key is located at the record that holds it and never
-    named: a key that is not in the schema may itself be payload, and messages reach logs.
+    named: a key that is not in the schema may itself be payload, and messages reach logs. Given
+    the ``doc`` that was validated, any other key the schema does not declare (of metadata, of a
+    config) is named by its place (``keys``).
     """
+
+    def path(loc: tuple[int | str, ...]) -> str:
+        return _path(loc) if doc is None else _document_path(loc, doc)
+
     found = []
     for item in error.errors(include_url=False):
-        where, problem = _path(item["loc"]), _problem(item)
+        where, problem = path(item["loc"]), _problem(item)
         kind, ctx = item["type"], item.get("ctx") or {}
         if kind == "extra_forbidden" and not name_unknown:
-            where = _path(item["loc"][:-1])
+            where = path(item["loc"][:-1])
         elif kind == REFUSAL and ctx.get("key"):
             key = str(ctx["key"])
             where = f"{where}{key}" if key.startswith("[") or not where else f"{where}.{key}"
@@ -209,6 +294,22 @@ def _path(loc: tuple[int | str, ...]) -> str:
     return path
 
 
+def _document_path(loc: tuple[int | str, ...], doc: Any) -> str:
+    """``loc`` as a key path into ``doc``; a part that is neither a key of ``doc`` nor a declared
+    one (a tag pydantic adds for a union member) is left out."""
+    path, node = "", doc
+    for part in loc:
+        if isinstance(part, int):
+            path += f"[{part}]"
+            node = node[part] if isinstance(node, list) and part < len(node) else None
+        elif isinstance(node, dict) and part in node:
+            path = joined(path, step_to(part, node))
+            node = node[part]
+        elif part in DECLARED:  # a declared key the document left out
+            path, node = joined(path, part), None
+    return path
+
+
 def _problem(error: Any) -> str:
     kind, ctx = error["type"], error.get("ctx") or {}
     if kind in _EXPECTED:
@@ -231,6 +332,8 @@ def _problem(error: Any) -> str:
         return f"not above {ctx.get('gt')}"
     if kind == "less_than_equal":
         return f"above {ctx.get('le')}"
+    if kind == "finite_number":
+        return BEYOND_PROBLEM
     if kind == "extra_forbidden":
         return "not a key of this record"
     if kind == "value_error":
@@ -240,25 +343,30 @@ def _problem(error: Any) -> str:
     return str(error["msg"])
 
 
-def unknown_keys(record: BaseModel, path: str = "") -> list[str]:
-    """Key paths of every key the model did not declare, anywhere in ``record``."""
-    found = [f"{path}.{key}" if path else key for key in record.model_extra or {}]
+def unknown_keys(record: BaseModel, raw: dict[str, Any], path: str = "") -> list[str]:
+    """Where each key the model did not declare is, anywhere in ``record`` (read from ``raw``)."""
+    extra = record.model_extra or {}
+    found = [joined(path, step) for key, step in steps(raw) if key in extra]
     for name in type(record).__pydantic_fields__:
-        found += _unknown_in(getattr(record, name), f"{path}.{name}" if path else name)
+        found += _unknown_in(getattr(record, name), raw.get(name), joined(path, name))
     return found
 
 
-def _unknown_in(value: Any, path: str) -> list[str]:
+def _unknown_in(value: Any, raw: Any, path: str) -> list[str]:
     if isinstance(value, BaseModel):
-        return unknown_keys(value, path)
+        return unknown_keys(value, raw, path)
     if isinstance(value, list):
-        return [key for i, item in enumerate(value) for key in _unknown_in(item, f"{path}[{i}]")]
+        return [
+            key
+            for i, (item, written) in enumerate(zip(value, raw, strict=True))
+            for key in _unknown_in(item, written, f"{path}[{i}]")
+        ]
     if isinstance(value, dict):
         return [
             key
-            for name, item in value.items()
-            if isinstance(item, BaseModel)
-            for key in unknown_keys(item, f"{path}[{json.dumps(name, ensure_ascii=False)}]")
+            for name, step in steps(value)
+            if isinstance(value[name], BaseModel)
+            for key in unknown_keys(value[name], raw[name], joined(path, step))
         ]
     return []
 

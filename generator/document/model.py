@@ -20,6 +20,7 @@ from generator.document.record import (
     Name,
     Record,
     RunHeader,
+    Shown,
     VerdictNumbers,
     perimeter_keys,
     refusal,
@@ -97,7 +98,7 @@ class Run(RunHeader):
     metadata: Metadata
     results: list[CaseResult]
     aggregate: list[Verdict]
-    artifacts: dict[str, Artifact]
+    artifacts: dict[Shown, Artifact]
     target_config: SystemConfig
     judge_config: SystemConfig
 

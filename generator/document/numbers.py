@@ -1,4 +1,5 @@
-"""Storage precision: every number is kept at 6 decimals and every limit is compared there.
+"""Storage precision and range: every number is kept at 6 decimals and every limit is compared
+there; no number is larger than ``LARGEST``.
 
 Comparing at storage precision means a document read back judges exactly as it was judged when
 written; both comparisons are inclusive so a score equal to its threshold passes.
@@ -6,7 +7,21 @@ written; both comparisons are inclusive so a score equal to its threshold passes
 
 from __future__ import annotations
 
+import math
+
 PRECISION = 6
+
+LARGEST = 2**53 - 1
+"""The largest magnitude a number may have: what every JSON reader keeps exactly (RFC 8259 §6).
+No count, cost, latency or score of a run comes near it; past it, a number only breaks what
+reads it later (a 5,000-digit integer, a float that overflows to infinity)."""
+
+
+def meant(value: float) -> bool:
+    """Whether ``value`` is a number a run can hold: finite, and within ``LARGEST``."""
+    if isinstance(value, int):
+        return abs(value) <= LARGEST
+    return math.isfinite(value) and abs(value) <= LARGEST
 
 
 def at_precision(value: float) -> float:

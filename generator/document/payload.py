@@ -8,7 +8,8 @@ and why each is there:
 - **What is payload** follows the redaction boundary in DESIGN.md, field by field: outputs,
   inputs, verdict reasons (case and aggregate), suspended reasons, tool arguments and results
   (in ``tool_calls`` and in ``steps``), tool names, artifact text, run metadata (keys and
-  values), string values of verdict metadata at any depth, and perimeter config values.
+  values), string values of verdict metadata at any depth, and every config value that is not
+  published (``record.published_settings``: perimeter values, settings runsite does not know).
 - **Unknown keys** (``model_extra``, at any level) are payload whole: ``redact`` builds by
   allow-list and nobody has decided that they travel.
 - **A disclosed item is not payload**: the disclosure is the one declared way to publish it.
@@ -17,13 +18,13 @@ and why each is there:
 - **At least 8 characters, surrounding whitespace trimmed**: a shorter string ("yes", "refund")
   turns up on pages by chance, and a renderer trims what surrounds a value.
 - **Nothing the redacted run shows**: a payload string found inside a string (or number) of
-  ``redact(run, disclosure)`` is on the page legitimately (a case id equal to an output), so it
-  is subtracted; it would only ever fail the build for nothing.
+  ``redact(run, disclosure)``, in any case, is on the page legitimately (a case id equal to an
+  output), so it is subtracted; it would only ever fail the build for nothing.
 
 A field is a key path into the full document (``results[2].responses[0].steps[3].call.result``).
-Build logs may be public, so a path never quotes a string that is itself payload: an object key
-of 8 characters or more inside payload is named by its position (``metadata.#2``), and the key
-itself is reported as ``metadata.#2 (key)``.
+Build logs may be public, so a path names only the keys the schema declares: any other key (of
+metadata, of JSON text, unknown to runsite) is named by its place (``metadata.#2``, see
+``keys``), and the key itself is reported as ``metadata.#2 (key)``.
 """
 
 from __future__ import annotations
@@ -33,8 +34,9 @@ from collections.abc import Iterator
 
 from pydantic import BaseModel, JsonValue
 
+from generator.document.keys import steps
 from generator.document.model import CaseResult, Run, Verdict
-from generator.document.record import carries_extras, perimeter_keys
+from generator.document.record import carries_extras, published_settings
 from generator.document.redact import redact
 from generator.document.redacted import Disclosure, RedactedRun
 from generator.document.trajectory import RecordedResponse, ToolCall, ToolStep
@@ -73,23 +75,25 @@ def payload_candidates(run: Run, disclosure: Disclosure) -> dict[str, str]:
 
 
 class _Shown:
-    """Every string and number of a redacted run (as JSON writes it), keys included."""
+    """Every string and number of a redacted run (as JSON writes it), keys included, with case
+    folded: the build's scan folds case, so a string shown in any case is shown."""
 
     def __init__(self, redacted: BaseModel) -> None:
         parts: list[str] = []
         _walk(redacted.model_dump(mode="json"), parts)
-        self._parts = parts
-        self._joined = "\0".join(parts)
-        self._longest = max(map(len, parts), default=0)
+        self._parts = [part.casefold() for part in parts]
+        self._joined = "\0".join(self._parts)
+        self._longest = max(map(len, self._parts), default=0)
 
     def holds(self, string: str) -> bool:
         """Whether ``string`` is part of something shown (NUL joins the parts, so a string
         without one cannot match across two)."""
-        if len(string) > self._longest:
+        folded = string.casefold()
+        if len(folded) > self._longest:
             return False
-        if "\0" in string:
-            return any(string in part for part in self._parts)
-        return string in self._joined
+        if "\0" in folded:
+            return any(folded in part for part in self._parts)
+        return folded in self._joined
 
 
 def _walk(value: JsonValue, parts: list[str]) -> None:
@@ -111,17 +115,19 @@ def _payload(run: Run, disclosure: Disclosure) -> Found:
         yield from _case(case, f"results[{c}]", disclosure)
     for a, verdict in enumerate(run.aggregate):
         yield from _verdict(verdict, f"aggregate[{a}]", disclosure)
-    for position, (key, value) in enumerate(run.metadata.items()):
+    for key, step in steps(run.metadata):
         if key not in disclosure.run_metadata:
-            yield from _entry("metadata", position, key, value)
-    for path, artifact in run.artifacts.items():
-        if artifact.text is not None and path not in disclosure.artifacts:
-            yield f"artifacts[{path!r}].text", artifact.text
+            yield from _entry(f"metadata.{step}", key, run.metadata[key])
+    for path, step in steps(run.artifacts):
+        text = run.artifacts[path].text
+        if text is not None and path not in disclosure.artifacts:
+            yield f"artifacts.{step}.text", text
     for side in ("target_config", "judge_config"):
         values = getattr(run, side).values or {}
-        for key in sorted(perimeter_keys(values)):
-            if isinstance(values[key], str):
-                yield f"{side}.values.{key}", values[key]
+        shown = published_settings(values)
+        for key, step in steps(values):
+            if key not in shown and isinstance(values[key], str):
+                yield f"{side}.values.{step}", values[key]
     if carries_extras(run):
         for field, string in _unknown(run, ""):
             yield field.removeprefix("."), string
@@ -139,9 +145,9 @@ def _case(case: CaseResult, at: str, disclosure: Disclosure) -> Found:
 def _verdict(verdict: Verdict, at: str, disclosure: Disclosure) -> Found:
     if verdict.reason is not None:
         yield f"{at}.reason", verdict.reason
-    for key, value in verdict.metadata.items():
-        if not disclosure.releases(key, value):
-            yield from _json(value, f"{at}.metadata{_segment(key)}")
+    for key, step in steps(verdict.metadata):
+        if not disclosure.releases(key, verdict.metadata[key]):
+            yield from _json(verdict.metadata[key], f"{at}.metadata.{step}")
 
 
 def _response(response: RecordedResponse, at: str, disclosure: Disclosure) -> Found:
@@ -187,28 +193,21 @@ def _json(value: JsonValue, at: str) -> Found:
         for i, item in enumerate(value):
             yield from _json(item, f"{at}[{i}]")
     elif isinstance(value, dict):
-        for position, (key, item) in enumerate(value.items()):
-            yield from _entry(at, position, key, item)
+        for key, step in steps(value):
+            yield from _entry(f"{at}.{step}", key, value[key])
 
 
-def _entry(at: str, position: int, key: str, value: JsonValue) -> Found:
-    """An object's key and value, both payload; a long key is named by its position."""
-    segment = _segment(key, position)
-    yield f"{at}{segment} (key)", key
-    yield from _json(value, f"{at}{segment}")
-
-
-def _segment(key: str, position: int | None = None) -> str:
-    """A path step to ``key``; by position when given and the key is long enough to be payload."""
-    if position is not None and len(key) >= MINIMUM:
-        return f".#{position}"
-    return f".{key}" if key.isidentifier() else f"[{key!r}]"
+def _entry(at: str, key: str, value: JsonValue) -> Found:
+    """An object's key (at ``at``) and its value, both payload."""
+    yield f"{at} (key)", key
+    yield from _json(value, at)
 
 
 def _unknown(record: BaseModel, at: str) -> Found:
     """Every string under a key the model does not declare, in ``record`` and below."""
-    for key, value in (record.model_extra or {}).items():
-        yield from _json(value, f"{at}{_segment(key)}")
+    extra = record.model_extra or {}
+    for key, step in steps(extra):
+        yield from _json(extra[key], f"{at}.{step}")
     for name in type(record).__pydantic_fields__:
         value = getattr(record, name)
         if isinstance(value, BaseModel | list | dict):
@@ -219,9 +218,11 @@ def _records_in(value: BaseModel | list[object] | dict[str, object], at: str) ->
     if isinstance(value, BaseModel):
         yield from _unknown(value, at)
         return
-    items = value.items() if isinstance(value, dict) else enumerate(value)
-    for key, item in items:
+    items = (
+        ((f"{at}.{step}", value[key]) for key, step in steps(value))
+        if isinstance(value, dict)
+        else ((f"{at}[{i}]", item) for i, item in enumerate(value))
+    )
+    for where, item in items:
         if isinstance(item, BaseModel | list | dict):
-            yield from _records_in(
-                item, f"{at}[{key!r}]" if isinstance(key, str) else f"{at}[{key}]"
-            )
+            yield from _records_in(item, where)

@@ -16,7 +16,8 @@ redacted projection build on it.
 from __future__ import annotations
 
 import re
-from datetime import datetime
+import unicodedata
+from datetime import UTC, datetime
 from functools import cache
 from typing import Annotated, Any, ClassVar, Literal, Self, get_args
 
@@ -33,9 +34,10 @@ from pydantic import (
 )
 from pydantic_core import PydanticCustomError
 
-from generator.document.numbers import at_precision, meets
+from generator.document.numbers import LARGEST, at_precision, meant, meets
 
 REFUSAL = "runsite_refusal"
+BEYOND_PROBLEM = f"a number beyond ±{LARGEST:,}, which no run means"
 
 
 def refusal(key: str, problem: str) -> PydanticCustomError:
@@ -49,14 +51,63 @@ def _hex16(value: str) -> str:
     return value
 
 
-def _timestamp(value: str) -> str:
+def moment_of(value: str) -> datetime:
+    """The instant an ISO-8601 timestamp names, or a ``ValueError`` saying what is wrong.
+
+    The instant must fall in the years 1970–9999 in UTC: a run predates neither, and outside
+    them a timestamp cannot be compared or sorted (year 1 at +14:00 is before year 1 in UTC).
+    """
     try:
         moment = datetime.fromisoformat(value)
     except ValueError:
         raise ValueError("not an ISO-8601 timestamp") from None
     if moment.tzinfo is None:
         raise ValueError("an ISO-8601 timestamp without its UTC offset")
+    try:
+        year = moment.astimezone(UTC).year
+    except OverflowError:
+        year = 0
+    if not 1970 <= year <= 9999:
+        raise ValueError("a timestamp outside the years 1970–9999 (UTC)")
+    return moment
+
+
+def _timestamp(value: str) -> str:
+    moment_of(value)
     return value
+
+
+_HIDDEN = frozenset({"Cc", "Cf", "Cs", "Zl", "Zp"})
+"""Unicode classes a name may not hold: controls (C0, DEL, C1), format characters (bidi
+overrides and isolates, zero-width ones, tags), lone surrogates, line and paragraph separators.
+Each can make a name read as something it is not, or break the text around it on a page."""
+
+
+def hidden_character(text: str) -> str | None:
+    """The first character of ``text`` in a hidden class, as ``U+XXXX``; None if it has none."""
+    if text.isprintable():
+        return None
+    for character in text:
+        if unicodedata.category(character) in _HIDDEN:
+            return f"U+{ord(character):04X}"
+    return None
+
+
+_HIDDEN_PROBLEM = "a name with an invisible or control character ({code})"
+
+
+def _visible(value: str) -> str:
+    code = hidden_character(value)
+    if code is not None:
+        raise ValueError(_HIDDEN_PROBLEM.format(code=code))
+    return value
+
+
+def _visible_at(key: str, value: str) -> None:
+    """Refuse ``value``, shown as a name, at ``key`` when it holds a hidden character."""
+    code = hidden_character(value)
+    if code is not None:
+        raise refusal(key, _HIDDEN_PROBLEM.format(code=code))
 
 
 def json_type(value: Any) -> str:
@@ -75,12 +126,16 @@ def json_type(value: Any) -> str:
 def _scalar(value: Any) -> Any:
     if value is None or isinstance(value, dict | list):
         raise ValueError(f"a JSON {json_type(value)}, not a string, number or boolean")
+    if isinstance(value, int | float) and not isinstance(value, bool) and not meant(value):
+        raise ValueError(BEYOND_PROBLEM)
     return value
 
 
 Identity = Annotated[str, AfterValidator(_hex16)]
 Timestamp = Annotated[str, AfterValidator(_timestamp)]
-Name = Annotated[str, Field(min_length=1)]
+Shown = Annotated[str, AfterValidator(_visible)]
+"""Text a page shows as a name: no character of a hidden class."""
+Name = Annotated[Shown, Field(min_length=1)]
 Count = Annotated[int, Field(ge=0)]
 Amount = Annotated[float, Field(ge=0)]
 Unit = Annotated[float, Field(ge=0, le=1)]
@@ -95,7 +150,11 @@ class Record(BaseModel):
     """A part of a run document: frozen, strict about JSON types, and absent-aware."""
 
     model_config = ConfigDict(
-        frozen=True, strict=True, extra="allow", use_attribute_docstrings=True
+        frozen=True,
+        strict=True,
+        extra="allow",
+        use_attribute_docstrings=True,
+        allow_inf_nan=False,
     )
 
     written_null: ClassVar[frozenset[str]] = frozenset()
@@ -257,7 +316,7 @@ class RunHeader(Record):
     config_hash: Identity
     """Identity of the rules: checks, thresholds, tolerances, samples."""
     created_at: Timestamp
-    git_commit: str | None
+    git_commit: Shown | None
     """Commit of the suite's repository, ``-dirty`` when it had changes; null outside git."""
     projected: bool
     """Names replaced by tokens (implies a redacted document)."""
@@ -288,10 +347,43 @@ class ConfigParts(Record):
 
     identities: list[Name] | None = None
     """Sorted ``provider/model`` labels (judge side)."""
-    values: dict[str, Scalar] | None = None
+    values: dict[Name, Scalar] | None = None
     """A flat map of scalar settings."""
     withheld: list[Name] | None = None
     """Names of settings whose values were removed at a boundary."""
+
+    @model_validator(mode="after")
+    def _visible_settings(self) -> Self:
+        for key, value in (self.values or {}).items():
+            if SETTINGS.get(key) is str and isinstance(value, str):
+                _visible_at(f"values.{key}", value)
+        return self
+
+
+SETTINGS: dict[str, type] = {
+    "provider": str,
+    "model": str,
+    "resolved_model": str,
+    "reasoning_effort": str,
+    "temperature": float,
+    "top_p": float,
+    "top_k": float,
+    "max_tokens": float,
+    "seed": float,
+    "frequency_penalty": float,
+    "presence_penalty": float,
+    "input_per_mtok": float,
+    "output_per_mtok": float,
+    "cache_read_per_mtok": float,
+    "cache_write_per_mtok": float,
+    "json_mode": bool,
+}
+"""The config settings whose values a page may show, each with its kind (a name, a number, or
+true or false).
+
+Any other setting is published by name only (``withheld``): a target's config may hold an API
+key, a system prompt or a customer's deployment, and nobody has decided that those travel.
+"""
 
 
 PERIMETER = frozenset({"base_url", "fingerprint"})
@@ -315,6 +407,19 @@ def perimeter_keys(values: dict[str, str | int | float | bool]) -> frozenset[str
     if "base_url" in values:
         keys |= PRICED_WITH_PERIMETER & values.keys()
     return frozenset(keys)
+
+
+def published_settings(values: dict[str, str | int | float | bool]) -> frozenset[str]:
+    """The keys of ``values`` whose values a page may show: a known setting holding a value
+    of its kind (a ``temperature`` that holds text is no temperature), outside the perimeter."""
+    shown = {
+        key
+        for key, value in values.items()
+        if (kind := SETTINGS.get(key)) is not None
+        and (isinstance(value, kind) if kind is not float else isinstance(value, int | float))
+        and (kind is bool) == isinstance(value, bool)
+    }
+    return frozenset(shown - perimeter_keys(values))
 
 
 def key_of(created_at: str, config_hash: str) -> str:

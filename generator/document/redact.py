@@ -12,7 +12,7 @@ from collections.abc import Callable
 from typing import Any
 
 from generator.document.model import SCHEMA, Artifact, CaseResult, Run
-from generator.document.record import ConfigParts, RunHeader, VerdictNumbers, perimeter_keys
+from generator.document.record import ConfigParts, RunHeader, VerdictNumbers, published_settings
 from generator.document.redacted import NOTHING, Disclosure, RedactedArtifact, RedactedRun
 from generator.document.trajectory import ModelStep, RecordedResponse, ToolCall
 
@@ -73,11 +73,13 @@ def _artifact(artifact: Artifact | RedactedArtifact, disclosed: bool) -> dict[st
 
 
 def _config(config: ConfigParts) -> dict[str, Any]:
+    """Identities, the values of known settings, and the names of every other setting."""
     kept = config.model_dump(include={"identities", "values", "withheld"}, exclude_none=True)
     values = config.values
     if values is not None:
-        hidden = perimeter_keys(values)
-        kept["values"] = {k: v for k, v in values.items() if k not in hidden}
+        shown = published_settings(values)
+        kept["values"] = {k: v for k, v in values.items() if k in shown}
+        hidden = values.keys() - shown
         if hidden:
             kept["withheld"] = sorted(set(config.withheld or ()) | hidden)
     return kept

@@ -29,10 +29,12 @@ from generator.document.record import (
     Name,
     RunHeader,
     Sealed,
+    Shown,
     ToolStatus,
     Usage,
     VerdictNumbers,
     perimeter_keys,
+    published_settings,
     refusal,
 )
 
@@ -184,26 +186,35 @@ class RedactedRun(RunHeader):
     metadata: Metadata
     results: list[RedactedCase]
     aggregate: list[RedactedVerdict]
-    artifacts: dict[str, RedactedArtifact]
+    artifacts: dict[Shown, RedactedArtifact]
     target_config: RedactedConfig
     judge_config: RedactedConfig
 
     @model_validator(mode="after")
     def _nothing_undisclosed(self) -> Self:
+        from generator.document.keys import steps  # it reads every model, this one included
+
         shown = self.disclosure
-        for key in self.metadata:
+        for key, step in steps(self.metadata):
             if key not in shown.run_metadata:
-                raise refusal(f"metadata.{key}", "run metadata that the disclosure does not name")
-        for path, artifact in self.artifacts.items():
-            if artifact.text is not None and path not in shown.artifacts:
-                raise refusal(f"artifacts[{path!r}].text", "text the disclosure does not name")
+                raise refusal(f"metadata.{step}", "run metadata that the disclosure does not name")
+        for path, step in steps(self.artifacts):
+            if self.artifacts[path].text is not None and path not in shown.artifacts:
+                raise refusal(f"artifacts.{step}.text", "text the disclosure does not name")
         for side in ("target_config", "judge_config"):
-            for key in sorted(perimeter_keys(getattr(self, side).values or {})):
+            values = getattr(self, side).values or {}
+            for key in sorted(perimeter_keys(values)):
                 raise refusal(f"{side}.values.{key}", "a perimeter value, which never travels")
+            published = published_settings(values)
+            for key, step in steps(values):
+                if key not in published:
+                    raise refusal(
+                        f"{side}.values.{step}", "a setting whose value is never published"
+                    )
         for where, verdict in self._verdicts():
-            for key, value in verdict.metadata.items():
-                if not shown.releases(key, value):
-                    raise refusal(f"{where}.metadata.{key}", "a value that is not a number")
+            for key, step in steps(verdict.metadata):
+                if not shown.releases(key, verdict.metadata[key]):
+                    raise refusal(f"{where}.metadata.{step}", "a value that is not a number")
         for c, case in enumerate(self.results):
             for label in case.tool_labels():
                 if not _NUMBERED_TOOL.fullmatch(label) and not shown.discloses_tool(label):

@@ -1,17 +1,23 @@
 """The build's last check: no output file carries a payload string, in any form a page uses.
 
 ``scan`` searches every file under the built site (decompressing ``.gz``) for every payload
-string of the documents the build read, and returns each (file, field) it found. Pages carry a
-string escaped: HTML text and attributes (``html.escape`` and Jinja's ``&#34;``/``&#39;``), JSON
-(the search index, with and without ``ensure_ascii``), and JSON inside a ``<script>`` (Jinja's
-``tojson`` escapes ``<>&'``), so each string is sought in every one of those forms. Files are
-searched as the UTF-8 bytes the site writes, without decoding, so an image or a font is
-searched too, at no extra cost.
+string of the documents the build read, and returns each (file, field) it found.
+
+A page carries a string escaped (HTML entities, named or numeric; JSON escapes in the search
+index and in scripts; URL encoding in links), and a careless template could upper-case it or
+split it with markup (``sec<b>ret</b>``). So the search does not enumerate escapings: it
+normalises each file first (``normalised``: entities, ``\\u`` escapes and URL encoding decoded,
+case folded; then once more with tags removed) and seeks each string as normalised text carries
+it (``sought_forms``). A string shorter than ``FOLDED`` counts in its own case only. Files are
+decoded as UTF-8 with undecodable bytes kept, so an image or a font is searched too.
 
 At the scale of an archive (about 60 MB of pages against half a million strings) a search per
 string is out of the question, so one Aho–Corasick automaton finds them all in a single pass
-per file. Its keys are each form's first ``KEY_BYTES`` bytes, which bounds the automaton's size
+per text. Its keys are each form's first ``KEY_BYTES`` bytes, which bounds the automaton's size
 however long the outputs are; a key found is then confirmed against the whole form in place.
+
+``carried_forms`` (the escaped forms a raw file carries a string in) serves the build's sieve,
+which looks at raw bytes.
 """
 
 from __future__ import annotations
@@ -20,10 +26,11 @@ import gzip
 import hashlib
 import html
 import re
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from json.encoder import encode_basestring, encode_basestring_ascii
 from pathlib import Path
+from urllib.parse import unquote_to_bytes
 
 from ahocorasick_rs import BytesAhoCorasick
 
@@ -58,6 +65,119 @@ class Leak:
     """Where the string came from in the full document."""
 
 
+SHORTEST = 8
+"""The fewest characters a sought form has once normalised: a shorter one turns up anywhere (as
+``document.payload.MINIMUM`` says of payload strings)."""
+
+FOLDED = 16
+"""The fewest characters a string has for a copy in another case to count: a shorter one in
+another case is more likely a label of the site's own (a target "not found" on the theme's
+"Not found" page) than a leak."""
+
+_TAG = re.compile(r"<[A-Za-z/!?][^<>]*>")
+"""A tag: what splits a string by markup (``sec<b>ret</b>``)."""
+
+_JSON_ESCAPE = re.compile(
+    r"\\u(d[89ab][0-9a-f]{2})\\u(d[c-f][0-9a-f]{2})|\\u([0-9a-f]{4})|\\([\"\\/bfnrt])",
+    re.IGNORECASE,
+)
+_JSON_CHARACTERS = {"b": "\b", "f": "\f", "n": "\n", "r": "\r", "t": "\t"}
+_PERCENT = re.compile(r"(?:%[0-9A-Fa-f]{2})+")
+_TRIGGERS = re.compile(r"[&\\%+<]")
+"""A character some decoding or the stripping of markup acts on."""
+
+
+def _json_character(found: re.Match[str]) -> str:
+    high, low, single, simple = found.groups()
+    if high:
+        return chr(0x10000 + ((int(high, 16) - 0xD800) << 10) + int(low, 16) - 0xDC00)
+    if single:
+        return chr(int(single, 16))
+    return _JSON_CHARACTERS.get(simple, simple)
+
+
+def _json_decoded(text: str) -> str:
+    """``\\uXXXX`` (surrogate pairs joined) and ``\\"``, ``\\n``... as the characters they are."""
+    return _JSON_ESCAPE.sub(_json_character, text) if "\\" in text else text
+
+
+def _url_decoded(text: str) -> str:
+    """``%XX`` runs as the UTF-8 they spell, and ``+`` as a space."""
+    text = text.replace("+", " ")
+    if "%" not in text:
+        return text
+    return _PERCENT.sub(lambda run: unquote_to_bytes(run[0]).decode("utf-8", "replace"), text)
+
+
+_DECODERS = (html.unescape, _json_decoded, _url_decoded, html.unescape)
+"""In the order a file is decoded: entities first and last, so JSON inside an attribute and
+entities inside JSON are both undone."""
+
+
+def _decoded(data: bytes) -> str:
+    """A file's text with entities, JSON escapes and URL encoding undone; case kept."""
+    text = data.decode("utf-8", "surrogateescape")
+    for decode in _DECODERS:
+        text = decode(text)
+    return text
+
+
+def _searched(decoded: str) -> tuple[bytes, ...]:
+    """``decoded`` as searched: case folded, with its markup; and, when it has some, without
+    (tags removed, so a string split by markup reads whole). Markup is kept too because
+    attributes carry strings."""
+    folded = decoded.casefold()
+    if "<" not in folded:
+        return (_bytes(folded),)
+    return _bytes(folded), _bytes(_TAG.sub("", folded))
+
+
+def _in_its_case(string: str, decoded: str, visible: bool) -> bool:
+    """Whether ``decoded`` (without markup when ``visible``) carries ``string`` in a form of its
+    own case, as a string shorter than ``FOLDED`` must be carried to count."""
+    text = _TAG.sub("", decoded) if visible else decoded
+    return any(form in text for form in _variants(string))
+
+
+def normalised(data: bytes) -> tuple[bytes, ...]:
+    """The texts a search of ``data`` runs over: decoded (entities, JSON escapes, URL encoding),
+    case folded, with its markup and, when it has some, without."""
+    return _searched(_decoded(data))
+
+
+def _variants(string: str) -> set[str]:
+    """``string`` decoded as the file around it may have been, in its own case: the file is
+    decoded whole, and a string raw on a page is decoded with it, but a string a page escaped
+    once is decoded once. So a variant is made for each choice of decodings (one, for a string
+    with nothing to decode), each also without its markup; none shorter than ``SHORTEST``."""
+    variants = {string}
+    if _TRIGGERS.search(string):
+        for decode in _DECODERS:
+            variants |= {decode(variant) for variant in variants}
+    variants |= {_TAG.sub("", variant) for variant in variants}
+    return {variant for variant in variants if len(variant) >= SHORTEST}
+
+
+def sought_forms(string: str) -> set[str]:
+    """``string`` as ``normalised`` text may carry it: each of its variants, case folded."""
+    return {variant.casefold() for variant in _variants(string)}
+
+
+def _keys(string: str) -> set[bytes]:
+    """The automaton's keys for ``string``: each form's first ``KEY_BYTES`` bytes. Case
+    folding maps each character on its own, so a string with nothing to decode needs only its
+    head folded."""
+    if len(string) >= SHORTEST and not _TRIGGERS.search(string):
+        return {_bytes(string[:KEY_BYTES].casefold())[:KEY_BYTES]}
+    return {_bytes(form)[:KEY_BYTES] for form in sought_forms(string)}
+
+
+def _bytes(text: str) -> bytes:
+    """``text`` as searched: UTF-8, lone surrogates (undecodable bytes, a half of a pair)
+    kept."""
+    return text.encode("utf-8", "surrogatepass")
+
+
 def carried_forms(string: str) -> set[str]:
     """``string`` as a page may carry it: raw, HTML-escaped, JSON-escaped, and both at once."""
     if string.isascii() and _PLAIN.fullmatch(string):
@@ -74,38 +194,43 @@ def carried_forms(string: str) -> set[str]:
 
 
 class Sought:
-    """Payload strings compiled for search: one automaton over the first bytes of every form.
+    """Payload strings compiled for search: one automaton over the first bytes of every form a
+    normalised file may carry them in (``sought_forms``).
 
-    Escaping maps each character on its own, so a form's first ``KEY_BYTES`` bytes are those of
-    the form of the string's first ``KEY_BYTES`` characters: the keys cost a short string each,
-    and the whole forms are made only for the few strings whose key a file carries.
+    Only a key per form is kept (its first ``KEY_BYTES`` bytes, a short string each); the whole
+    forms are made for the few strings whose key a file carries.
     """
 
     def __init__(self, payload: Mapping[str, str]) -> None:
         by_key: dict[bytes, list[tuple[str, str]]] = {}
         for string, field in payload.items():
-            for key in {head.encode()[:KEY_BYTES] for head in carried_forms(string[:KEY_BYTES])}:
+            for key in _keys(string):
                 by_key.setdefault(key, []).append((string, field))
         self._candidates = list(by_key.values())
         self._automaton = BytesAhoCorasick(list(by_key)) if by_key else None
         self._forms: dict[str, list[bytes]] = {}
 
     def fields_in(self, data: bytes) -> set[str]:
-        """The fields of every payload string that ``data`` carries."""
+        """The fields of every payload string that ``data`` (a file's bytes) carries, however
+        it is escaped, encoded or split by markup, and (from ``FOLDED`` characters) cased."""
         if self._automaton is None:
             return set()
         found: set[str] = set()
-        for index, start, _ in self._automaton.find_matches_as_indexes(data, overlapping=True):
-            for string, field in self._candidates[index]:
-                if field not in found and any(
-                    data.startswith(form, start) for form in self._whole(string)
-                ):
-                    found.add(field)
+        decoded = _decoded(data)
+        for visible, text in enumerate(_searched(decoded)):
+            for index, start, _ in self._automaton.find_matches_as_indexes(text, overlapping=True):
+                for string, field in self._candidates[index]:
+                    if (
+                        field not in found
+                        and any(text.startswith(form, start) for form in self._whole(string))
+                        and (len(string) >= FOLDED or _in_its_case(string, decoded, bool(visible)))
+                    ):
+                        found.add(field)
         return found
 
     def _whole(self, string: str) -> list[bytes]:
         if string not in self._forms:
-            self._forms[string] = [form.encode() for form in carried_forms(string)]
+            self._forms[string] = [_bytes(form) for form in sought_forms(string)]
         return self._forms[string]
 
 
@@ -118,9 +243,16 @@ def scan(
     ships (the theme's scripts, plotly.js): it cannot carry a run's data, and its words
     ("currency", "delivered") would only fail the build for nothing.
     """
-    sought = Sought(payload)
+    return scan_files(folder, sorted(folder.rglob("*")), Sought(payload), shipped)
+
+
+def scan_files(
+    folder: Path, files: Iterable[Path], sought: Sought, shipped: frozenset[str] = frozenset()
+) -> list[Leak]:
+    """``scan`` of the given files under ``folder`` (a build that knows what it wrote), with
+    payload already compiled; folders among ``files`` are passed over."""
     leaks: set[Leak] = set()
-    for path in sorted(folder.rglob("*")):
+    for path in files:
         if path.is_file():
             data = path.read_bytes()
             if hashlib.sha256(data).hexdigest() in shipped:

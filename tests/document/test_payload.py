@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import json
 
+import pytest
+
 from generator.document.codec import read_run
 from generator.document.model import Run
 from generator.document.payload import payload_strings
@@ -51,16 +53,17 @@ def test_each_marker_is_named_by_the_field_it_came_from():
         "suspended_reason": "results[2].suspended_reason",
         "tool_name": f"{response}.tool_calls[0].tool",
         "other_tool_name": f"{response}.tool_calls[1].tool",
-        "arguments": f"{response}.tool_calls[0].arguments.q",
+        "arguments": f"{response}.tool_calls[0].arguments.#0",
         "result": f"{response}.tool_calls[0].result",
-        "artifact_text": "artifacts['prompts/system.txt'].text",
-        "run_metadata_value": "metadata.ticket",
+        "artifact_text": "artifacts.#0.text",
+        "run_metadata_value": "metadata.#0",
         "run_metadata_key": "metadata.#1 (key)",
-        "score_metadata": "results[0].verdicts[0].metadata.unit",
+        "score_metadata": "results[0].verdicts[0].metadata.#1",
         "base_url": "target_config.values.base_url",
         "fingerprint": "target_config.values.fingerprint",
         "conversation_output": "results[0].responses[1].output",
-        "unknown_key_value": "results[0].x_vendor_note",
+        "unknown_key_value": "results[0].#0",
+        "config_value": "target_config.values.#0",
     }
     assert payload['{"q":"MARKargumentsQ8"}'] == f"{response}.tool_calls[0].arguments"
 
@@ -72,10 +75,12 @@ def test_nothing_the_redacted_run_shows_is_payload():
     assert [s for s in payload if any(s in part for part in shown)] == []
 
 
-def test_a_string_the_page_shows_is_not_payload_even_where_it_is_an_output_too():
+@pytest.mark.parametrize("shown_as", [str, str.swapcase], ids=["as it is", "in another case"])
+def test_a_string_the_page_shows_is_not_payload_even_where_it_is_an_output_too(shown_as):
+    """The build's scan folds case, so a string the page shows in any case is on it by right."""
     document = a_planted_run()
-    document["results"][0]["case_id"] = "MARKoutputQ1"
-    document["results"][1]["case_id"] = "prefix-MARKinputQ2-suffix"
+    document["results"][0]["case_id"] = shown_as("MARKoutputQ1")
+    document["results"][1]["case_id"] = shown_as("prefix-MARKinputQ2-suffix")
     payload = payload_strings(_run(document), NOTHING)
     assert "MARKoutputQ1" not in payload
     assert "MARKinputQ2" not in payload
@@ -108,15 +113,15 @@ def test_short_strings_do_not_count_and_surrounding_whitespace_is_trimmed():
     assert "OPS-1" not in payload
 
 
-def test_unknown_keys_are_payload_at_any_depth_and_long_keys_are_named_by_position():
+def test_unknown_keys_are_payload_at_any_depth_and_named_by_their_place():
     document = a_run(x_vendor={"trace": [{"MARKnestedkeyQ20": "MARKnestedvalueQ21"}]})
     document["results"][0]["responses"][0]["steps"][1]["x_raw"] = "MARKrawcallQ22"
     document["aggregate"][0]["x_judge"] = {"prompt": "MARKjudgepromptQ23"}
     payload = payload_strings(_run(document), NOTHING)
-    assert payload["MARKnestedkeyQ20"] == "x_vendor.trace[0].#0 (key)"
-    assert payload["MARKnestedvalueQ21"] == "x_vendor.trace[0].#0"
-    assert payload["MARKrawcallQ22"] == "results[0].responses[0].steps[1].x_raw"
-    assert payload["MARKjudgepromptQ23"] == "aggregate[0].x_judge.prompt"
+    assert payload["MARKnestedkeyQ20"] == "#0.#0[0].#0 (key)"
+    assert payload["MARKnestedvalueQ21"] == "#0.#0[0].#0"
+    assert payload["MARKrawcallQ22"] == "results[0].responses[0].steps[1].#0"
+    assert payload["MARKjudgepromptQ23"] == "aggregate[0].#0.#0"
 
 
 def test_priced_config_is_payload_only_beside_a_base_url():
@@ -136,5 +141,5 @@ def test_a_structured_output_is_payload_in_its_strings_too():
         {"answer": "MARKstructuredQ26", "items": ["MARKitemQ27 first"]}
     )
     payload = payload_strings(_run(document), NOTHING)
-    assert payload["MARKstructuredQ26"] == "results[0].responses[0].output.answer"
-    assert payload["MARKitemQ27 first"] == "results[0].responses[0].output.items[0]"
+    assert payload["MARKstructuredQ26"] == "results[0].responses[0].output.#0"
+    assert payload["MARKitemQ27 first"] == "results[0].responses[0].output.#1[0]"

@@ -59,7 +59,56 @@ def test_redaction_keeps_verdict_numbers_and_drops_string_metadata():
 def test_perimeter_config_moves_to_withheld_and_the_rest_stays():
     config = redact(_planted()).target_config
     assert config.values == {"model": "m-1", "provider": "local", "temperature": 0.2}
-    assert config.withheld == ["base_url", "fingerprint"]
+    assert config.withheld == ["base_url", "fingerprint", "system_prompt"]
+
+
+def test_only_known_settings_publish_their_values_the_rest_only_their_names():
+    values = {
+        "provider": "http",
+        "model": "m-1",
+        "temperature": 0.2,
+        "max_tokens": 512,
+        "seed": 7,
+        "reasoning_effort": "low",
+        "api_key": "sk-MARKapikeyQ34",
+        "system_prompt": "You are MARKpromptQ35",
+        "top_p": "MARKnotanumberQ36",
+        "stream": True,
+        "json_mode": True,
+        "top_k": False,
+    }
+    run = read_run(
+        json.dumps(a_run(target_config={"values": values, "withheld": ["organisation"]})).encode()
+    ).run
+    config = redact(run).target_config
+    assert config.values == {
+        "json_mode": True,
+        "max_tokens": 512,
+        "model": "m-1",
+        "provider": "http",
+        "reasoning_effort": "low",
+        "seed": 7,
+        "temperature": 0.2,
+    }
+    assert config.withheld == [
+        "api_key",
+        "organisation",
+        "stream",
+        "system_prompt",
+        "top_k",
+        "top_p",
+    ]
+    assert "MARK" not in redacted_bytes(redact(run)).decode()
+
+
+def test_a_redacted_file_with_a_setting_that_is_never_published_is_refused():
+    published = json.loads(redacted_bytes(redact(_planted())))
+    published["judge_config"] = {"values": {"model": "j", "provider": "p", "api_key": "sk-1"}}
+    with pytest.raises(DocumentRefused) as refused:
+        read_redacted(json.dumps(published).encode())
+    assert str(refused.value) == (
+        "judge_config.values.#0: a setting whose value is never published"
+    )
 
 
 def test_tool_names_cross_only_when_the_disclosure_names_them():
@@ -118,7 +167,7 @@ def test_a_digline_redacted_document_redacts_to_the_same_verdicts_as_its_origina
 def test_a_redacted_file_that_carries_payload_is_refused_when_read_back():
     published = json.loads(redacted_bytes(redact(_planted())))
     published["metadata"] = {"ticket": "OPS-1"}
-    with pytest.raises(DocumentRefused, match=r"^metadata\.ticket: run metadata"):
+    with pytest.raises(DocumentRefused, match=r"^metadata\.#0: run metadata"):
         read_redacted(json.dumps(published).encode())
     published = json.loads(redacted_bytes(redact(_planted())))
     published["results"][0]["responses"][0]["output"] = "an answer"
@@ -131,9 +180,9 @@ def test_a_redacted_file_that_carries_payload_is_refused_when_read_back():
         read_redacted(json.dumps(published).encode())
 
 
-def test_unknown_keys_are_kept_in_the_archive_and_named_but_never_redacted_through():
+def test_unknown_keys_are_kept_in_the_archive_and_placed_but_never_redacted_through():
     reading = read_run(json.dumps(a_run(x_vendor={"note": "kept"})).encode())
-    assert reading.unknown == ("x_vendor",)
+    assert reading.unknown == ("#0",)
     assert b'"x_vendor"' in run_bytes(reading.run)
     assert "x_vendor" not in redacted_bytes(redact(reading.run)).decode()
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import gzip
 import html
 import json
+import urllib.parse
 from pathlib import Path
 
 import pytest
@@ -13,7 +14,15 @@ from generator.document.codec import read_run, redacted_bytes
 from generator.document.payload import payload_strings
 from generator.document.redact import redact
 from generator.document.redacted import NOTHING
-from generator.site.scan import KEY_BYTES, Leak, carried_forms, scan
+from generator.site.scan import (
+    KEY_BYTES,
+    Leak,
+    Sought,
+    carried_forms,
+    normalised,
+    scan,
+    sought_forms,
+)
 from tests._helpers import MARKERS, a_planted_run
 
 SPOKEN = 'She said "MARKoutputQ1 <b>&</b>" — it\'s done'
@@ -105,5 +114,65 @@ def test_the_planted_run_s_published_document_is_clean_and_a_leaked_argument_is_
     at = "results[0].responses[0].tool_calls[0].arguments"
     assert scan(tmp_path, payload) == [
         Leak("en/run/index.html", at),
-        Leak("en/run/index.html", f"{at}.q"),
+        Leak("en/run/index.html", f"{at}.#0"),
     ]
+
+
+def _every_character(text: str, form: str) -> str:
+    """``text`` with every character written as ``form`` formats its code point."""
+    return "".join(form.format(ord(char)) for char in text)
+
+
+NORMALISED_FORMS = {
+    "decimal entities": _every_character(SPOKEN, "&#{};"),
+    "hex entities": _every_character(SPOKEN, "&#x{:x};"),
+    "named entities": "She said &quot;MARKoutputQ1 &lt;b&gt;&amp;&lt;/b&gt;&quot; &mdash; it&apos;s done",
+    "\\u escapes": _every_character(SPOKEN, "\\u{:04x}"),
+    "URL-encoded": urllib.parse.quote(SPOKEN),
+    "URL-encoded, + for spaces": urllib.parse.quote_plus(SPOKEN),
+    "upper case": SPOKEN.upper(),
+    "split by markup": 'She said "MARKout<b>put</b>Q1 <span class="x"><b>&</b></span>" — it\'s done',
+    "JSON in an attribute": html.escape(json.dumps(SPOKEN)),
+    "JSON of entities, upper case": json.dumps(_every_character(SPOKEN, "&#{};").upper()),
+}
+
+
+@pytest.mark.parametrize("form", list(NORMALISED_FORMS.values()), ids=list(NORMALISED_FORMS))
+def test_a_string_is_found_however_it_is_encoded_cased_or_split_by_markup(tmp_path, form):
+    _write(tmp_path, "page.html", f"<p>{form}</p>")
+    assert scan(tmp_path, {SPOKEN: "results[0].responses[0].output"}) == [
+        Leak("page.html", "results[0].responses[0].output")
+    ]
+
+
+def test_the_exact_search_normalises_bytes_it_is_handed(tmp_path):
+    sought = Sought({"Città MARKreasonQ3": "results[0].verdicts[0].reason"})
+    assert sought.fields_in(b"<td>CITT&Agrave; mark<i>reason</i>q3</td>") == {
+        "results[0].verdicts[0].reason"
+    }
+    assert sought.fields_in(b"<td>Citta MARKreasonQ3</td>") == set()
+
+
+def test_a_form_of_fewer_than_8_visible_characters_is_not_sought(tmp_path):
+    _write(tmp_path, "page.html", "<p>short</p><b>x</b>")
+    assert scan(tmp_path, {"<i>short</i>": "results[0].responses[0].output"}) == []
+    assert sought_forms("<i>short</i>") == {"<i>short</i>"}
+
+
+def test_normalising_decodes_entities_escapes_and_urls_folds_case_and_drops_markup_once():
+    page = b'<a href="/q?x=Se%C3%B1or+Sm\\u0069th">SE&Ntilde;OR &#83;mith</a>'
+    assert normalised(page) == (
+        '<a href="/q?x=señor smith">señor smith</a>'.encode(),
+        "señor smith".encode(),
+    )
+    assert normalised(b"no markup, NO CASE") == (b"no markup, no case",)
+
+
+def test_a_short_string_counts_in_its_own_case_only_so_a_label_is_no_leak(tmp_path):
+    """A target of "not found" is no leak on the theme's "404 - Not found" page; shorter than
+    16 characters, a string is sought in its own case (still decoded and whole across markup)."""
+    payload = {"not found": "results[2].verdicts[0].metadata.target"}
+    _write(tmp_path, "404.html", "<h1>404 - Not found</h1>")
+    assert scan(tmp_path, payload) == []
+    _write(tmp_path, "404.html", "<h1>404 - n&#111;t <i>found</i></h1>")
+    assert scan(tmp_path, payload) == [Leak("404.html", "results[2].verdicts[0].metadata.target")]
