@@ -62,7 +62,7 @@ from generator.site.build import ASSETS, TEMPLATES, SiteSettings, build_pages, e
 from generator.site.labels import LOCALES
 from generator.site.look import read_look
 from generator.site.pages import Site, SuiteRuns, diff_path, run_path
-from generator.site.scan import Leak, Sought
+from generator.site.scan import Leak, Sought, contents
 from generator.site.sieve import Sieve
 from generator.site.summary import RunSummary
 
@@ -224,7 +224,8 @@ def _confirm(
             full, redacted = read_run_of(head.runs[index], blobs, disclosure)
             sought = Sought(payload_strings(full, disclosure, redacted))
             for file in files:
-                leaks |= {Leak(file, f) for f in sought.fields_in(where[file].read_bytes())}
+                data = contents(where[file], where[file].read_bytes())
+                leaks |= {Leak(file, f) for f in sought.fields_in(data)}
     return sorted(leaks)
 
 
@@ -445,7 +446,7 @@ class _Build:
             data = path.read_bytes()
             if file in pages or shipped(file, data):
                 continue
-            runs = context.sieve.runs_in(data)
+            runs = context.sieve.runs_in(contents(path, data))
             if runs:
                 where[file] = path
                 candidates.append(Written(file, "", frozenset(runs)))

@@ -258,7 +258,7 @@ def scan_files(
             if hashlib.sha256(data).hexdigest() in shipped:
                 continue
             file = path.relative_to(folder).as_posix()
-            leaks |= {Leak(file, field) for field in sought.fields_in(_contents(path, data))}
+            leaks |= {Leak(file, field) for field in sought.fields_in(contents(path, data))}
     return sorted(leaks)
 
 
@@ -272,6 +272,6 @@ def shipped_files(*folders: Path) -> frozenset[str]:
     )
 
 
-def _contents(path: Path, data: bytes) -> bytes:
+def contents(path: Path, data: bytes) -> bytes:
     """A file's bytes, decompressed when it is gzipped (as sitemaps are)."""
     return gzip.decompress(data) if path.suffix == ".gz" else data

@@ -7,8 +7,9 @@ the form's first 8 bytes, its next 8 (masked to its length) and the run it belon
 is sieved at every byte offset with numpy, and only the (file, run) pairs that pass are scanned
 exactly, with that run's strings alone.
 
-It never misses: every occurrence of a form starts with the form's first 16 bytes (or all of
-it, when shorter), and the sieve tests every offset of the file for exactly those bytes.
+It never misses: it keys the forms the exact scan seeks (``sought_forms``) and sieves the texts
+that scan reads (``normalised``); every occurrence of a form starts with the form's first 16
+bytes (or all of it, when shorter), and the sieve tests every offset for exactly those bytes.
 """
 
 from __future__ import annotations
@@ -18,7 +19,7 @@ from collections.abc import Iterable, Sequence
 import numpy as np
 import numpy.typing as npt
 
-from generator.site.scan import carried_forms
+from generator.site.scan import normalised, sought_forms
 
 Keys = npt.NDArray[np.uint64]
 """One row per form: first 8 bytes, next 8 bytes masked to the form's length, the mask."""
@@ -32,8 +33,8 @@ def payload_keys(payload: Iterable[str]) -> Keys:
     head."""
     rows = set()
     for string in payload:
-        for form in carried_forms(string):
-            data = form.encode()
+        for form in sought_forms(string):
+            data = form.encode("utf-8", "surrogatepass")
             tail = data[8:16]
             mask = _ALL if len(tail) == 8 else (1 << (8 * len(tail))) - 1
             rows.add(
@@ -74,8 +75,17 @@ class Sieve:
         return len(self._first)
 
     def runs_in(self, data: bytes) -> set[int]:
-        """The runs (their positions in the keys given) whose payload ``data`` may carry."""
-        if not len(self._first) or len(data) < 8:
+        """The runs (their positions in the keys given) whose payload ``data`` (a file's bytes)
+        may carry, in any form the exact scan looks for: the file is sieved as that scan reads
+        it, decoded and case folded, with its markup and without."""
+        found: set[int] = set()
+        if len(self._first):
+            for text in normalised(data):
+                found |= self._sieved(text)
+        return found
+
+    def _sieved(self, data: bytes) -> set[int]:
+        if len(data) < 8:
             return set()
         padded = data + bytes(16)
         starts: list[npt.NDArray[np.int64]] = []
