@@ -52,6 +52,7 @@ from generator.publish.work import (
     Written,
     batches,
     check_kept,
+    diff_role,
     read_chunk,
     read_run_of,
     run_in_processes,
@@ -160,7 +161,8 @@ def _plan(
                 jobs.append(PageJob(locale, folder, "run", path, run_digest))
                 for other in others.values():
                     path = diff_path(listed.tenant, listed.suite, listed.key, other.key)
-                    body = digest("diff", inputs, locale, listed.blob, other.blob)
+                    role = diff_role(other.key, previous, reference)
+                    body = digest("diff", inputs, locale, listed.blob, other.blob, role)
                     jobs.append(PageJob(locale, folder, "diff", path, body))
             previous = listed
     return plan

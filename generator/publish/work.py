@@ -27,10 +27,9 @@ from generator.errors import DocumentRefused
 from generator.publish.cache import RunCache
 from generator.publish.plan import PageJob, content_digest
 from generator.publish.source import Blobs, Listed
-from generator.reading.facts import Reading
 from generator.site.build import environment
 from generator.site.labels import LOCALES
-from generator.site.pages import Body, Site, comparison, diff_path
+from generator.site.pages import Body, Comparison, Site, comparison, diff_path
 from generator.site.scan import Sought
 from generator.site.shell import Shell
 from generator.site.sieve import Sieve, payload_keys
@@ -156,7 +155,7 @@ def read_chunk(chunk: Chunk) -> Read:
         jobs = chunk.jobs.get(listed.blob, ())
         if listed.blob in chunk.read or jobs:
             run = redacted(listed)
-            compared: dict[str, tuple[Reading | None, str | None]] = {}
+            compared: dict[str, Comparison] = {}
             for job in jobs:
                 site = sites[LOCALES.index(job.locale)]
                 other = _compared(job, run, previous, chunk.reference, redacted)
@@ -166,13 +165,25 @@ def read_chunk(chunk: Chunk) -> Read:
                 else:
                     if other.key not in compared:
                         compared[other.key] = comparison(run, other)
-                    body = site.diff(run, other, compared[other.key])
+                    role = diff_role(other.key, previous, chunk.reference)
+                    body = site.diff(run, other, compared[other.key], role)
                 bodies.append((job, body))
         keep = {listed.blob} | ({chunk.reference.blob} if chunk.reference else set())
         for blob in [b for b in held if b not in keep]:
             del held[blob]
         previous = listed
     return Read(summaries, payload, _stage(context.staging, bodies))
+
+
+def diff_role(other: str, previous: Listed | None, reference: Listed | None) -> str:
+    """What the run a comparison page compares with is to the run: ``previous``,
+    ``reference``, or ``both``."""
+    roles = [
+        role
+        for role, listed in (("previous", previous), ("reference", reference))
+        if listed is not None and listed.key == other
+    ]
+    return "both" if len(roles) == 2 else roles[0]
 
 
 def _key(listed: Listed | None) -> str | None:

@@ -14,14 +14,17 @@ import html
 import json
 import logging
 import os
+import posixpath
 import re
 import shutil
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import datetime
+from functools import partial
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlparse
 
 import yaml
 from jinja2 import Environment, FileSystemLoader, StrictUndefined
@@ -255,6 +258,41 @@ def split_search(out: Path, default: str) -> None:
     path.write_text(_index_json(index["config"] | {"lang": [default]}, root), encoding="utf-8")
 
 
+_ALTERNATE = re.compile(r'<link rel="alternate" href="[^"]*" hreflang="[^"]*">\n?')
+_SWITCH = re.compile(r'(<a href=")([^"]*)(" hreflang="([a-z]{2})" class="md-select__link">)')
+
+
+def _relative_switch(homes: dict[str, str], folder: str, found: re.Match[str]) -> str:
+    if not found[2].startswith("/"):
+        return found[0]
+    return f"{found[1]}{posixpath.relpath(homes[found[4]] or '.', folder)}/{found[3]}"
+
+
+def language_links(out: Path, default: str, site_url: str | None) -> None:
+    """Language links that work wherever the site is served.
+
+    The theme fetches a ``sitemap.xml`` beside every ``<link rel="alternate">`` of a page, and
+    only the site's root has one: two failed requests on every page. The header's language
+    switch says the same, so those links go. The home pages switch language through absolute
+    links (``/``, ``/it/``), which miss a site served under a sub-path: they become relative.
+    A 404 page, served at any address, switches to each language's home, as the site's address
+    (``site_url``) places it.
+    """
+    root = urlparse(site_url).path if site_url else "/"
+    root = root if root.endswith("/") else root + "/"
+    homes = {locale: "" if locale == default else f"{locale}/" for locale in LOCALES}
+    for page in out.rglob("*.html"):
+        text = page.read_text(encoding="utf-8")
+        fixed = _ALTERNATE.sub("", text)
+        folder = page.parent.relative_to(out).as_posix()
+        if page.name == "404.html":
+            fixed = _SWITCH.sub(lambda m: f"{m[1]}{root}{homes[m[4]]}{m[3]}", fixed)
+        elif page.name == "index.html" and folder in {h.rstrip("/") or "." for h in homes.values()}:
+            fixed = _SWITCH.sub(partial(_relative_switch, homes, folder), fixed)
+        if fixed != text:
+            page.write_text(fixed, encoding="utf-8")
+
+
 def _index_json(config: dict[str, Any], docs: list[dict[str, Any]]) -> str:
     return json.dumps({"config": config, "docs": docs}, ensure_ascii=False, separators=(",", ":"))
 
@@ -274,6 +312,7 @@ def build_pages(
     epoch = source_date(suites)
     run_mkdocs(site_config(suites, settings, settings.look, docs, out), staging, epoch, cache)
     split_search(out, settings.language)
+    language_links(out, settings.language, settings.look.site_url)
     shells = {
         (locale, kind): capture(out if locale == settings.language else out / locale, kind)
         for locale in LOCALES

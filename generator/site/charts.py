@@ -15,6 +15,7 @@ from typing import Any
 
 from generator.document.numbers import at_precision
 from generator.document.redacted import RedactedRun
+from generator.reading.table import Row
 from generator.site.summary import RunSummary
 
 STATUS_LETTER = {"pass": "p", "fail": "f", "error": "e"}
@@ -180,3 +181,35 @@ def interval_chart(run: RedactedRun, labels: Mapping[str, str]) -> Chart | None:
         "statuses": [labels[f"status.{status}"] for status in STATUSES],
     }
     return Chart(data, 80 + 26 * len(rows), tuple(labels[c] for c in columns), ())
+
+
+def compare_charts(rows: Sequence[Row], labels: Mapping[str, str]) -> list[tuple[str, Chart]]:
+    """For each check sampled in either run, one chart of both runs' intervals case by case:
+    the earlier run's band above the later one's, with each score and the threshold."""
+    by_check: dict[str, list[Row]] = {}
+    for row in rows:
+        if any(side is not None and side.sampled for side in (row.before, row.now)):
+            by_check.setdefault(row.check, []).append(row)
+    charts = []
+    for check, found in by_check.items():
+        numbers: list[int | None] = []
+        for row in found:
+            for side in (row.before, row.now):
+                low, high = side.sampled if side is not None and side.sampled else (None, None)
+                score = side.verdict.score if side is not None else None
+                numbers += [millionths(low), millionths(high), millionths(score)]
+        threshold = next(s.verdict.threshold for r in found for s in (r.now, r.before) if s)
+        data = {
+            "kind": "compare",
+            "cases": [row.case or labels["where.run"] for row in found],
+            "rows": numbers,
+            "threshold": millionths(threshold),
+            "labels": {
+                "before": labels["chart.before"],
+                "now": labels["chart.now"],
+                "score": labels["chart.score"],
+                "threshold": labels["chart.threshold"],
+            },
+        }
+        charts.append((check, Chart(data, 90 + 30 * len(found), (), ())))
+    return charts

@@ -22,15 +22,27 @@ from markupsafe import Markup
 
 from generator.document.redacted import RedactedRun
 from generator.reading import NotComparable, catalog, explain
+from generator.reading.checks import Check
 from generator.reading.facts import SECTIONS, Reading
 from generator.reading.render import sentence
+from generator.reading.table import Row, comparison_rows
 from generator.site.cases import case_matrix, check_rows, step_text, tally, trajectories
-from generator.site.charts import Chart, history_chart, interval_chart, number, trend_chart
+from generator.site.charts import (
+    STATUS_LETTER,
+    Chart,
+    compare_charts,
+    history_chart,
+    interval_chart,
+    number,
+    trend_chart,
+)
 from generator.site.labels import LABELS
-from generator.site.readings import MARKED, alone
+from generator.site.readings import MARKED, alone, on_the_line
 from generator.site.summary import RunSummary
 
 LATEST = 12
+VERDICT_ORDER = ("worse", "unjudged", "rules", "new", "gone", "counted", "better", "same")
+"""How a comparison page counts its rows: what a reader looks for first."""
 """Runs listed on the home page."""
 
 
@@ -89,19 +101,26 @@ def _title(text: str) -> str:
     return json.dumps(html.escape(text))
 
 
+PER_CHECK = "check."
+"""What a comparison page shows in its table rather than as sentences: every fact about one
+check (how it moved, whether it is on the line)."""
+
+
 def reading_sections(
-    reading: Reading, locale: str, marked: str | None = None
+    reading: Reading, locale: str, shown_elsewhere: str | None = None, instead: str | None = None
 ) -> list[tuple[str, list[str]]]:
-    """The reading's facts under their headings, in ``locale``; facts of kind ``MARKED`` are
-    left out for a sentence ``marked`` that says where they are shown instead."""
+    """The reading's facts under their headings, in ``locale``; facts whose kind starts with
+    ``shown_elsewhere`` are left out, for the sentence ``instead`` where there were some."""
     phrases = catalog(locale)
     sections = []
     for section in SECTIONS[reading.scope]:
         facts = [f for f in reading.facts if f.section == section]
-        sentences = [sentence(f, phrases) for f in facts if marked is None or f.kind != MARKED]
-        if marked is not None and len(sentences) < len(facts):
-            sentences.append(marked)
-        sections.append((phrases[f"heading.{section}"], sentences or [phrases["nothing"]]))
+        kept = [f for f in facts if not (shown_elsewhere and f.kind.startswith(shown_elsewhere))]
+        sentences = [sentence(f, phrases) for f in kept]
+        if instead is not None and len(kept) < len(facts):
+            sentences.append(instead)
+        if sentences or len(kept) == len(facts):
+            sections.append((phrases[f"heading.{section}"], sentences or [phrases["nothing"]]))
     return sections
 
 
@@ -229,7 +248,7 @@ class Site:
             suite_href=href(path, suite_path(run.tenant, run.suite)),
             previous_href=compared(previous),
             reference_href=compared(reference),
-            reading=reading_sections(alone(run), self.locale, self.t["run.line_marked"]),
+            reading=reading_sections(alone(run), self.locale, MARKED, self.t["run.line_marked"]),
             checks=check_rows(run),
             intervals=interval_chart(run, self.t),
             check_names=names,
@@ -242,27 +261,49 @@ class Site:
             released=self.released(run),
         )
 
-    def diff(
-        self, run: RedactedRun, other: RedactedRun, compared: tuple[Reading | None, str | None]
-    ) -> Body:
-        """The page comparing ``run`` with ``other``, from their ``comparison``."""
-        reading, reason = compared
+    def diff(self, run: RedactedRun, other: RedactedRun, compared: Comparison, role: str) -> Body:
+        """The page comparing ``run`` with ``other``, its previous run or its suite's reference
+        (``role``: ``previous``, ``reference`` or ``both``), side by side."""
         path = diff_path(run.tenant, run.suite, run.key, other.key)
-        title = self.t["diff.title"].format(run=run.created_at, other=other.created_at)
+        t = self.t
+        title = t[f"diff.title.{role}"].format(suite=run.suite, run=run.created_at)
+        reading = compared.reading
+        rows = compared.rows
+        counts = {verdict: sum(row.verdict == verdict for row in rows) for verdict in VERDICT_ORDER}
+        marked = on_the_line(reading) if reading else set()
         return self._body(
             "diff",
             path,
             title,
             title=title,
-            tenant=run.tenant,
-            suite=run.suite,
+            role=role,
+            run=run,
+            other=other,
             run_href=href(path, run_path(run.tenant, run.suite, run.key)),
-            run_at=run.created_at,
             other_href=href(path, run_path(other.tenant, other.suite, other.key)),
-            other_at=other.created_at,
             suite_href=href(path, suite_path(run.tenant, run.suite)),
-            reading=reading_sections(reading, self.locale) if reading else [],
-            refused=self.t["diff.refused"].format(reason=reason) if reason else None,
+            reading=[
+                (heading, sentences)
+                for heading, sentences in reading_sections(reading, self.locale, PER_CHECK)
+            ]
+            if reading
+            else [],
+            refused=t["diff.refused"].format(reason=compared.reason) if compared.reason else None,
+            counts=[(verdict, count) for verdict, count in counts.items() if count],
+            rows=[
+                {
+                    "case": row.case or t["where.run"],
+                    "check": row.check,
+                    "before": _side(row.before),
+                    "now": _side(row.now),
+                    "change": "" if row.delta is None else f"{row.delta:+.6f}",
+                    "verdict": "threshold" if row.threshold_moved else row.verdict,
+                    "changed": row.verdict != "same",
+                    "line": (row.case, row.check) in marked,
+                }
+                for row in rows
+            ],
+            charts=compare_charts(rows, t),
         )
 
     def header(self, run: RedactedRun) -> list[tuple[str, str]]:
@@ -337,10 +378,32 @@ class Site:
         return lines
 
 
-def comparison(run: RedactedRun, other: RedactedRun) -> tuple[Reading | None, str | None]:
-    """The reading of ``run`` against ``other`` (computed once for both languages), or the
-    reason the two cannot be compared."""
+@dataclass(frozen=True)
+class Comparison:
+    """What a comparison page shows, made once for both languages: the reading of the run
+    against the other, its table, or the reason the two cannot be compared."""
+
+    reading: Reading | None
+    rows: tuple[Row, ...]
+    reason: str | None
+
+
+def comparison(run: RedactedRun, other: RedactedRun) -> Comparison:
+    """``run`` against ``other``."""
     try:
-        return explain(run, other), None
+        return Comparison(explain(run, other), tuple(comparison_rows(run, other)), None)
     except NotComparable as reason:
-        return None, str(reason)
+        return Comparison(None, (), str(reason))
+
+
+def _side(check: Check | None) -> dict[str, str] | None:
+    """One run's side of a comparison row: its score, and its sampled interval if any."""
+    if check is None:
+        return None
+    verdict = check.verdict
+    interval = check.sampled
+    return {
+        "score": number(verdict.score),
+        "interval": f"{number(interval[0])}–{number(interval[1])}" if interval else "",
+        "status": STATUS_LETTER[verdict.status],
+    }

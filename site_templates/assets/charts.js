@@ -104,7 +104,48 @@
     });
   }
 
-  var FIGURES = {history: history, trend: trend, intervals: intervals};
+  // Both runs' bands for one check, case by case: the earlier run's grey, this run's blue.
+  function compare(d) {
+    var before = [], now = [];
+    for (var at = 0; at < d.rows.length; at += 6) {
+      before.push(d.rows.slice(at, at + 3).map(fromMillionths));
+      now.push(d.rows.slice(at + 3, at + 6).map(fromMillionths));
+    }
+    function band(sides, name, colour, offset) {
+      return {type: "bar", orientation: "h", y: d.cases, base: column(sides, 0), name: name,
+              x: sides.map(function (s) { return s[0] === null ? null : Math.max(s[1] - s[0], 0.004); }),
+              marker: {color: colour, opacity: 0.6}, offsetgroup: offset, hoverinfo: "skip"};
+    }
+    function score(sides, name, colour, offset) {
+      return {type: "scatter", mode: "markers", y: d.cases, x: column(sides, 2), name: name,
+              marker: {symbol: "diamond", size: 8, color: colour}, showlegend: false};
+    }
+    var threshold = fromMillionths(d.threshold);
+    var data = [band(before, d.labels.before, "#9e9e9e", "1"), band(now, d.labels.now, LINE, "2"),
+                score(before, d.labels.before, "#616161"), score(now, d.labels.now, "#0d47a1")];
+    var layout = {margin: {l: 160, r: 16, t: 24, b: 40}, barmode: "group",
+                  xaxis: {range: [-0.02, 1.02], title: {text: d.labels.score}},
+                  yaxis: {autorange: "reversed", automargin: true},
+                  legend: {orientation: "h", y: 1.12},
+                  shapes: threshold === null ? [] : [{type: "line", xref: "x", yref: "paper",
+                    x0: threshold, x1: threshold, y0: 0, y1: 1,
+                    line: {color: STATUS[1], dash: "dash", width: 2}}]};
+    return [data, layout];
+  }
+
+  var FIGURES = {history: history, trend: trend, intervals: intervals, compare: compare};
+
+  // A checkbox that hides the rows of a table that did not change.
+  function filters() {
+    document.querySelectorAll("input[data-filter]").forEach(function (box) {
+      var target = document.querySelector("." + box.dataset.filter);
+      if (!target || box.dataset.bound) return;
+      var apply = function () { target.classList.toggle("runsite-filtered", box.checked); };
+      box.addEventListener("change", apply);
+      box.dataset.bound = "1";
+      apply();
+    });
+  }
 
   function draw() {
     document.querySelectorAll('script[type="application/json"][data-chart]').forEach(function (source) {
@@ -121,8 +162,9 @@
     });
   }
 
-  if (typeof document$ !== "undefined") { document$.subscribe(draw); }
-  else { document.addEventListener("DOMContentLoaded", draw); }
+  function ready() { draw(); filters(); }
+  if (typeof document$ !== "undefined") { document$.subscribe(ready); }
+  else { document.addEventListener("DOMContentLoaded", ready); }
   // A printed page shows every case and every table, open.
   window.addEventListener("beforeprint", function () {
     document.querySelectorAll("details").forEach(function (d) { d.open = true; });

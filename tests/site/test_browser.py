@@ -79,11 +79,8 @@ class Visit:
             route.continue_()
 
     def _console(self, message: ConsoleMessage) -> None:
-        # Material's language selector asks every alternate page for a sitemap.xml, which only
-        # the site's root has: a harmless 404 that is not an error of the page.
-        where = str(message.location.get("url", ""))
-        if message.type == "error" and "sitemap.xml" not in where + message.text:
-            self.errors.append(message.text)
+        if message.type == "error":
+            self.errors.append(f"{message.text} ({message.location.get('url', '')})")
 
     def _dialog(self, dialog: Dialog) -> None:
         self.dialogs.append(dialog.message)
