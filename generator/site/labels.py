@@ -183,7 +183,7 @@ IT: dict[str, str] = {
     "verdict.same": "entro la tolleranza",
     "verdict.new": "nuovo",
     "verdict.gone": "scomparso",
-    "verdict.unjudged": "non valutato",
+    "verdict.unjudged": "non giudicato",
     "verdict.counted": "conteggiato diversamente",
     "verdict.rules": "regole cambiate",
     "verdict.threshold": "soglia spostata",
