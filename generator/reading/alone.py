@@ -61,15 +61,23 @@ def tallies(run: RedactedRun) -> list[Fact]:
     return found
 
 
+_UNPRICED: dict[str, tuple[Kind, Kind]] = {
+    "target": ("tally.unpriced.target", "tally.cost_unknown.target"),
+    "judge": ("tally.unpriced.judge", "tally.cost_unknown.judge"),
+}
+
+
 def unpriced(run: RedactedRun) -> list[Fact]:
-    """Sides whose bill is known to leave calls out."""
+    """Sides whose bill is known to leave calls out: what is on record, or, when nothing above
+    zero is, that the cost is unknown (a bill of 0 that leaves calls out is no figure)."""
     if run.usage is None:
         return []
     found = []
-    if run.usage.target.every_cost_known is False:
-        found.append(fact("ran", "tally.unpriced.target", spent=run.usage.target.spent_usd))
-    if run.usage.judge.every_cost_known is False:
-        found.append(fact("ran", "tally.unpriced.judge", spent=run.usage.judge.spent_usd))
+    for side, totals in (("target", run.usage.target), ("judge", run.usage.judge)):
+        partial, unknown = _UNPRICED[side]
+        if totals.every_cost_known is False:
+            spent = totals.spent_usd
+            found.append(fact("ran", partial, spent=spent) if spent else fact("ran", unknown))
     return found
 
 
@@ -97,8 +105,8 @@ def setup(run: RedactedRun) -> list[Fact]:
     found += _config("judge", run.judge_config)
     found += [fact("setup", "setup.artifact", path=path) for path in sorted(run.artifacts)]
     if run.usage is not None:
-        found.append(_spent("setup.spent.target", run.usage.target))
-        found.append(_spent("setup.spent.judge", run.usage.judge))
+        found.append(_spent("target", run.usage.target))
+        found.append(_spent("judge", run.usage.judge))
     return found
 
 
@@ -131,8 +139,19 @@ def _config(side: str, config: RedactedConfig) -> list[Fact]:
     return found
 
 
-def _spent(kind: Kind, totals: CallTotals) -> Fact:
-    return fact("setup", kind, calls=totals.calls, spent=totals.spent_usd)
+_SPENT: dict[str, tuple[Kind, Kind]] = {
+    "target": ("setup.spent.target", "setup.calls.target"),
+    "judge": ("setup.spent.judge", "setup.calls.judge"),
+}
+
+
+def _spent(side: str, totals: CallTotals) -> Fact:
+    """A side's calls and what they cost; only the calls when the cost is not known in full
+    (``unpriced`` says what is on record)."""
+    spent, calls = _SPENT[side]
+    if totals.every_cost_known is False:
+        return fact("setup", calls, calls=totals.calls)
+    return fact("setup", spent, calls=totals.calls, spent=totals.spent_usd)
 
 
 def found(run: RedactedRun) -> list[Fact]:

@@ -48,6 +48,8 @@ Kind = Literal[
     "tally.rules.changed",
     "tally.unpriced.target",
     "tally.unpriced.judge",
+    "tally.cost_unknown.target",
+    "tally.cost_unknown.judge",
     # How a run alone was set up.
     "setup.run",
     "setup.commit",
@@ -65,6 +67,8 @@ Kind = Literal[
     "setup.artifact",
     "setup.spent.target",
     "setup.spent.judge",
+    "setup.calls.target",
+    "setup.calls.judge",
     # What differed underneath a run and its reference.
     "setting.environment",
     "setting.target.changed",

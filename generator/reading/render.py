@@ -1,9 +1,12 @@
 """The two renderings of a reading: prose in one language, and JSON.
 
 Prose: a title line, then each section under its heading, one fact per line (``- …``), and a
-fixed sentence for a section with nothing in it. Numbers are printed the same way in every
-language: counts as integers, every other number with six decimals and a decimal point, a
-signed ``delta``; timestamps as the document holds them.
+fixed sentence for a section with nothing in it. Figures are written as the language writes
+them (``generator.reading.formats``): the scores of one sentence to one number of decimals
+(``formats.places``, from the sentence's tolerance and its values), a change signed, a tolerance
+with every digit it has, money in dollars, counts grouped, the run's moment with its offset
+named. Settings of the target and the judge are printed as configured (names and whole
+numbers as written), since they are values of a configuration, not figures of the run.
 
 JSON (``OUTPUT_VERSION`` 1), built by ``as_json`` and written by the caller::
 
@@ -17,8 +20,9 @@ JSON (``OUTPUT_VERSION`` 1), built by ``as_json`` and written by the caller::
     }
 
 ``reference_key`` appears only against a reference. A fact's ``kind`` is its catalog key
-without the ``fact.`` prefix, and its ``params`` hold numbers and publishable names only; the
-JSON carries no prose, so it reads the same whatever the locale.
+without the ``fact.`` prefix, and its ``params`` hold numbers and publishable names only, every
+number exact (as stored, never rounded for reading); the JSON carries no prose, so it reads the
+same whatever the locale.
 """
 
 from __future__ import annotations
@@ -26,7 +30,8 @@ from __future__ import annotations
 from typing import Any
 
 from generator.reading.facts import SECTIONS, Fact, Param, Reading
-from generator.reading.locales import catalog
+from generator.reading.formats import Formats, formats, places
+from generator.reading.locales import Phrases, catalog
 
 OUTPUT_VERSION = 1
 
@@ -61,24 +66,67 @@ def text(reading: Reading, locale: str) -> str:
     return "\n".join(lines) + "\n"
 
 
-def sentence(fact: Fact, phrases: dict[str, str]) -> str:
+def sentence(fact: Fact, phrases: Phrases) -> str:
     """One fact in the language of ``phrases``."""
     key = f"fact.{fact.kind}"
     if f"{key}.one" in phrases:
         key += ".one" if fact.params["count"] == 1 else ".many"
-    values = {name: shown(name, value) for name, value in fact.params.items()}
+    values = shown(fact, formats(phrases.language))
     if "check" in fact.params and "{where}" in phrases[key]:
         where = "where.case" if "case" in fact.params else "where.run"
         values["where"] = phrases[where].format(**values)
     return phrases[key].format(**values)
 
 
-def shown(name: str, value: Param) -> str:
-    """A parameter as printed in every language."""
+MONEY = frozenset({"spent", "cap", "worst"})
+"""Parameters in US dollars."""
+CHANGES = frozenset({"delta", "gap"})
+"""Parameters that are the difference of two scores: ``delta`` signed, ``gap`` not."""
+AS_CONFIGURED = ("setup.target.value", "setup.judge.value", "setting.target.", "setting.judge.")
+"""Kinds whose values are settings of the target or the judge, printed as configured."""
+TOLERANCES = "setting.tolerance."
+"""Kinds whose ``before`` and ``now`` are tolerances."""
+
+
+def shown(fact: Fact, figures: Formats) -> dict[str, str]:
+    """Every parameter of ``fact`` as printed in the language of ``figures``."""
+    params = fact.params
+    if fact.kind.startswith(AS_CONFIGURED):
+        return {name: as_configured(value, figures) for name, value in params.items()}
+    tolerance = params.get("tolerance")
+    scores = {
+        name: value
+        for name, value in params.items()
+        if isinstance(value, float) and name not in MONEY | CHANGES | {"tolerance"}
+    }
+    changes = [value for name, value in params.items() if name in CHANGES]
+    decimals = places(
+        scores.values(),
+        tolerance if isinstance(tolerance, float) else None,
+        [v for v in changes if isinstance(v, float)],
+    )
+    values: dict[str, str] = {}
+    for name, value in params.items():
+        if isinstance(value, str):
+            values[name] = figures.moment(value) if name == "created_at" else value
+        elif isinstance(value, int):
+            values[name] = figures.count(value)
+        elif name in MONEY:
+            values[name] = figures.money(value)
+        elif name == "tolerance" or fact.kind.startswith(TOLERANCES):
+            values[name] = figures.setting(value)
+        elif name == "delta":
+            values[name] = figures.change(value, decimals)
+        else:
+            values[name] = figures.score(value, decimals)
+    return values
+
+
+def as_configured(value: Param, figures: Formats) -> str:
+    """A setting's value as its configuration has it: a name or a whole number as written, a
+    fraction with every digit it has and the language's decimal mark."""
     if isinstance(value, bool):
         return "true" if value else "false"
-    if isinstance(value, int):
-        return str(value)
     if isinstance(value, float):
-        return f"{value:+.6f}" if name == "delta" else f"{value:.6f}"
-    return value
+        return figures.setting(value)
+    return str(value)

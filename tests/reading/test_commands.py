@@ -17,7 +17,7 @@ def test_explain_against_a_reference_that_got_worse_exits_1(runsite):
     assert result.stdout.startswith(
         "Run 2026-11-29T22-43-33-810739-00-00-b2a55669ae7e0169 read against the reference "
     )
-    assert "- contains on case invoice went from passing to failing: 1.000000 to 0.200000" in (
+    assert "- contains on case invoice went from passing to failing: 1.00 to 0.20" in (
         result.stdout
     )
 
@@ -25,7 +25,7 @@ def test_explain_against_a_reference_that_got_worse_exits_1(runsite):
 def test_explain_of_a_run_alone_exits_0_even_with_failing_checks(runsite):
     result = runsite("explain", RUN2, "--locale", "it")
     assert result.exit_code == 0, result.output
-    assert "- contains sul caso invoice non è stato superato: 0.200000 con soglia 1.000000." in (
+    assert "- contains sul caso invoice non è stato superato: 0,20 con soglia 1,00." in (
         result.stdout
     )
 

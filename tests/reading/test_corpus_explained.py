@@ -16,25 +16,21 @@ def at(case: str, check: str, **params: Param) -> dict[str, Param]:
     return {"case": case, "check": check, **params}
 
 
-# Run 2's checks whose sampled interval contains the threshold, in reading order. Every measured
-# case (order, return, waterproof, invoice) samples contains and regex five times at 1.0 against
-# a threshold of 1.0: sample_min = threshold = sample_max, on the line at the inclusive edge (8).
+# Run 2's checks whose samples fall on both sides of the threshold (sample_min < threshold <=
+# sample_max), in reading order. Every measured case (order, return, waterproof, invoice) samples
+# contains and regex five times against a threshold of 1.0: regex at 1.0 to 1.0 everywhere, and
+# contains too on order and return: every sample at the threshold, all passing, not on the line
+# (digline counts these 6). contains on waterproof and invoice samples 0.0 to 1.0: on the line.
 # llm_rubric (threshold 0.7) is on the line on waterproof [0.463971, 0.91537] and invoice
 # [0.529336, 0.794648]; on order [0.764487, 0.880187] and return [0.757499, 0.851487] it clears
-# 0.7. cost_budget and latency_budget (threshold 0.5) sample no lower than 0.588582: clear. 10.
+# 0.7. cost_budget and latency_budget (threshold 0.5) sample no lower than 0.588582: clear. 4.
 RUN2_ON_THE_LINE = [
-    ("check.on_the_line", at("order", "contains", low=1.0, high=1.0, threshold=1.0)),
-    ("check.on_the_line", at("order", "regex", low=1.0, high=1.0, threshold=1.0)),
-    ("check.on_the_line", at("return", "contains", low=1.0, high=1.0, threshold=1.0)),
-    ("check.on_the_line", at("return", "regex", low=1.0, high=1.0, threshold=1.0)),
     ("check.on_the_line", at("waterproof", "contains", low=0.0, high=1.0, threshold=1.0)),
-    ("check.on_the_line", at("waterproof", "regex", low=1.0, high=1.0, threshold=1.0)),
     (
         "check.on_the_line",
         at("waterproof", "llm_rubric", low=0.463971, high=0.91537, threshold=0.7),
     ),
     ("check.on_the_line", at("invoice", "contains", low=0.0, high=1.0, threshold=1.0)),
-    ("check.on_the_line", at("invoice", "regex", low=1.0, high=1.0, threshold=1.0)),
     ("check.on_the_line", at("invoice", "llm_rubric", low=0.529336, high=0.794648, threshold=0.7)),
 ]
 
@@ -51,7 +47,7 @@ def test_run2_against_the_promoted_baseline_names_four_flips_inside_overlapping_
         ("tally.cases", {"count": 5}),
         ("tally.suspended", {"count": 1}),
         ("tally.checks", {"count": 20, "passed": 16, "failed": 4}),
-        ("tally.on_the_line", {"count": 10}),
+        ("tally.on_the_line", {"count": 4}),
         (
             "tally.moved",
             {"regressed": 4, "errored": 0, "new": 0, "missing": 0, "improved": 0, "unchanged": 16},
@@ -219,7 +215,7 @@ def test_run2_alone_states_its_failures_and_setup_and_never_exits_1():
         ("tally.cases", {"count": 5}),
         ("tally.suspended", {"count": 1}),
         ("tally.checks", {"count": 20, "passed": 16, "failed": 4}),
-        ("tally.on_the_line", {"count": 10}),
+        ("tally.on_the_line", {"count": 4}),
     ]
     # git_commit ends in -dirty; target_config and judge_config are {}; usage: 20 target calls
     # for $0.024074, none to the judge.

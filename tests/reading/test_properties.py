@@ -10,7 +10,7 @@ from generator.reading import Fact, Reading, as_json, diff, explain, text
 from generator.reading.pairing import nothing_paired
 from tests._strategies import redacted_runs, run_pairs
 
-NUMBER = re.compile(r"[-+]?\d+(?:\.\d+)?")
+NUMBER = re.compile(r"[-+]?\d(?:[\d.,]*\d)?")
 MOVED = {
     "moved.overlap",
     "check.overlap",
@@ -31,8 +31,18 @@ def readings(one, other) -> list[Reading]:
     return [explain(one), explain(one, other), diff(one, other)]
 
 
+def figure(written: str, locale: str) -> str:
+    """A figure as each language writes it (0.84, 0,84; 12,345, 12.345), as one string."""
+    group, point = {"en": (",", "."), "it": (".", ",")}[locale]
+    return written.replace(group, "").replace(point, ".")
+
+
 def numbers_by_line(reading: Reading, locale: str) -> list[list[str]]:
-    return [NUMBER.findall(line) for line in text(reading, locale).splitlines()]
+    """The figures of each line, read back from the way ``locale`` writes them."""
+    return [
+        [figure(n, locale) for n in NUMBER.findall(line)]
+        for line in text(reading, locale).splitlines()
+    ]
 
 
 @settings(max_examples=150, deadline=None)

@@ -19,14 +19,16 @@ def sampled(samples: list[float], **overrides):
 @pytest.mark.parametrize(
     ("samples", "expected"),
     [
-        ([0.7, 0.9], True),  # sample_min at the threshold: inclusive
-        ([0.700001, 0.9], False),  # a millionth above: the whole interval clears it
-        ([0.5, 0.7], True),  # sample_max at the threshold
-        ([0.5, 0.699999], False),  # a millionth below: the whole interval misses it
-        ([0.5, 0.9], True),
+        ([0.5, 0.9], True),  # some below, some above
+        ([0.699999, 0.9], True),  # a millionth below is below
+        ([0.5, 0.7], True),  # some below, the top one at the threshold: it passed
+        ([0.7, 0.9], False),  # sample_min at the threshold: every sample passed
+        ([0.7, 0.7], False),  # all at the threshold (1.0 to 1.0 at 1.0): every sample passed
+        ([0.7000004, 0.9], False),  # within a millionth of it is at it, at storage precision
+        ([0.5, 0.699999], False),  # a millionth below: every sample failed
     ],
 )
-def test_a_check_is_on_the_line_exactly_when_its_interval_contains_its_threshold(samples, expected):
+def test_a_check_is_on_the_line_exactly_when_its_samples_fall_on_both_sides(samples, expected):
     verdict = sampled(samples, score=0.8, threshold=0.7)
     assert on_the_line(verdict) is expected
 

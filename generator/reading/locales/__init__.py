@@ -8,10 +8,22 @@ order of the placeholders is shared, so two readings of one run line up number b
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 from generator.errors import Refused
 from generator.reading.locales import en, it
 
-CATALOGS: dict[str, dict[str, str]] = {"en": en.PHRASES, "it": it.PHRASES}
+
+class Phrases(dict[str, str]):
+    """A catalog: its phrases by key, and the language they are written in, which also says
+    how their figures are written (``generator.reading.formats``)."""
+
+    def __init__(self, language: str, phrases: Mapping[str, str]) -> None:
+        super().__init__(phrases)
+        self.language = language
+
+
+CATALOGS: dict[str, Phrases] = {"en": Phrases("en", en.PHRASES), "it": Phrases("it", it.PHRASES)}
 """Every locale the reading speaks, by code."""
 
 
@@ -19,7 +31,7 @@ class UnknownLocale(Refused):
     """A locale the reading has no catalog for."""
 
 
-def catalog(locale: str) -> dict[str, str]:
+def catalog(locale: str) -> Phrases:
     """The phrases of ``locale``, or a refusal listing the locales there are."""
     try:
         return CATALOGS[locale]

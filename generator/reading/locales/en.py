@@ -8,7 +8,7 @@ PHRASES: dict[str, str] = {
     "title.diff": "Runs {left} and {right}, side by side",
     "heading.ran": "The run in figures",
     "heading.setup": "Conditions of the measurement",
-    "heading.found": "Failed, unjudged and set aside",
+    "heading.found": "Failed, not judged and set aside",
     "heading.underneath": "Differences in setup",
     "heading.moved": "Check by check against the reference",
     "heading.samples": "What the samples show",
@@ -93,15 +93,23 @@ PHRASES: dict[str, str] = {
         "The rules (checks, thresholds, tolerances, samples) differ from the reference's."
     ),
     "fact.tally.unpriced.target": (
-        "Not every call to the target reported its cost: the {spent} USD on record counts "
-        "only the calls that did."
+        "Not every call to the target reported its cost: the {spent} on record counts only "
+        "the calls that did."
     ),
     "fact.tally.unpriced.judge": (
-        "Not every call to the judge reported its cost: the {spent} USD on record counts "
-        "only the calls that did."
+        "Not every call to the judge reported its cost: the {spent} on record counts only the "
+        "calls that did."
+    ),
+    "fact.tally.cost_unknown.target": (
+        "What the calls to the target cost is unknown: not every call reported its cost, and "
+        "no cost on record is above zero."
+    ),
+    "fact.tally.cost_unknown.judge": (
+        "What the calls to the judge cost is unknown: not every call reported its cost, and "
+        "no cost on record is above zero."
     ),
     # Conditions of the measurement
-    "fact.setup.run": "Suite {suite}, measured in {environment} at {created_at}.",
+    "fact.setup.run": "Suite {suite}, measured in {environment} on {created_at}.",
     "fact.setup.commit": "Code at commit {commit}.",
     "fact.setup.commit.dirty": (
         "Code at commit {commit} with uncommitted changes, so the code measured is not "
@@ -118,8 +126,10 @@ PHRASES: dict[str, str] = {
     "fact.setup.withheld.target": "The target setting {name} is withheld from this document.",
     "fact.setup.withheld.judge": "The judge setting {name} is withheld from this document.",
     "fact.setup.artifact": "File under test: {path}.",
-    "fact.setup.spent.target": "Calls to the target: {calls}, costing {spent} USD.",
-    "fact.setup.spent.judge": "Calls to the judge: {calls}, costing {spent} USD.",
+    "fact.setup.spent.target": "Calls to the target: {calls}, costing {spent}.",
+    "fact.setup.spent.judge": "Calls to the judge: {calls}, costing {spent}.",
+    "fact.setup.calls.target": "Calls to the target: {calls}, their cost not known in full.",
+    "fact.setup.calls.judge": "Calls to the judge: {calls}, their cost not known in full.",
     # Differences in setup
     "fact.setting.environment": (
         "The environment differs: {before} for the reference, {now} for this run."
@@ -230,26 +240,27 @@ PHRASES: dict[str, str] = {
     "fact.check.denominator_moved": (
         "{where} was computed over {before} cases in the reference and over {now} here."
     ),
-    # Failed, unjudged and set aside
+    # Failed, not judged and set aside
     "fact.check.failed": "{where} failed: {score} against a threshold of {threshold}.",
     "fact.case.suspended": (
-        "{case} was not measured: the case is suspended, and its reason stays out of this document."
+        "{case} was not measured: the case was set aside, and the reason stays out of this "
+        "document."
     ),
     # What the samples show
     "fact.check.on_the_line": (
-        "{where} is on the line: its samples ran from {low} to {high}, and its threshold "
-        "{threshold} lies between them."
+        "{where} is on the line: its samples ran from {low} to {high}, some below its "
+        "threshold of {threshold} and some at or above it."
     ),
     "fact.check.over_cap": (
-        "{where}: {count} of {samples} calls went over the per-call cap of {cap} USD; the "
-        "costliest came to {worst} USD."
+        "{where}: {count} of {samples} calls went over the per-call cap of {cap}; the "
+        "costliest came to {worst}."
     ),
     "fact.check.over_cap.at_cap": (
-        "{where}: {count} of {samples} calls went over the per-call cap of {cap} USD; the "
+        "{where}: {count} of {samples} calls went over the per-call cap of {cap}; the "
         "costliest sits at the cap itself, closer than the scores can resolve."
     ),
     "fact.check.over_cap.unbounded": (
-        "{where}: {count} of {samples} calls went over the per-call cap of {cap} USD; the "
+        "{where}: {count} of {samples} calls went over the per-call cap of {cap}; the "
         "costliest scored 0, which puts no figure on its cost."
     ),
     "fact.check.spread": (

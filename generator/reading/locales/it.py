@@ -1,6 +1,7 @@
 """Italiano: ogni frase della lettura, scritta per chi non legge il codice.
 
-Placeholders keep the English order, so the numbers of two readings line up one to one.
+Placeholders keep the English order, so the numbers of two readings line up one to one. The
+words for each idea are the glossary's (``GLOSSARY.md`` beside this file).
 """
 
 from __future__ import annotations
@@ -42,12 +43,10 @@ PHRASES: dict[str, str] = {
         "Sono stati eseguiti {count} controlli: superati {passed}, non superati {failed}."
     ),
     "fact.tally.unjudged.one": (
-        "{count} controllo non ha potuto essere giudicato: su quel punto l'esecuzione non dice "
-        "nulla."
+        "{count} controllo non è stato giudicato: su quel punto l'esecuzione non dice nulla."
     ),
     "fact.tally.unjudged.many": (
-        "{count} controlli non hanno potuto essere giudicati: su quei punti l'esecuzione non "
-        "dice nulla."
+        "{count} controlli non sono stati giudicati: su quei punti l'esecuzione non dice nulla."
     ),
     "fact.tally.nothing_judged": "Nessun controllo ha prodotto un punteggio.",
     "fact.tally.calibration.one": (
@@ -67,9 +66,9 @@ PHRASES: dict[str, str] = {
         "l'esito dipende da quali campioni sono capitati."
     ),
     "fact.tally.moved": (
-        "Rispetto al riferimento: peggiorati {regressed}, non giudicati da una parte o da "
-        "entrambe {errored}, nuovi {new}, scomparsi {missing}, migliorati {improved}, "
-        "invariati {unchanged}."
+        "Rispetto al riferimento: peggiorati {regressed}, non giudicati in una delle due "
+        "esecuzioni o in entrambe {errored}, nuovi {new}, scomparsi {missing}, migliorati "
+        "{improved}, invariati {unchanged}."
     ),
     "fact.tally.denominator_moved.one": (
         "{count} controllo sull'intera esecuzione ha contato un numero di casi diverso da "
@@ -86,18 +85,18 @@ PHRASES: dict[str, str] = {
         "{count} controlli si sono spostati meno del margine di rumore del riferimento."
     ),
     "fact.tally.nothing_paired": (
-        "Nessun controllo di un'esecuzione si accoppia con un controllo dell'altra: non è "
-        "stato confrontato nulla, e nulla si può dire migliorato o peggiorato."
+        "Nessun controllo di un'esecuzione si abbina a un controllo dell'altra: non è stato "
+        "confrontato nulla, e nulla si può dire migliorato o peggiorato."
     ),
     "fact.tally.unpaired": (
-        "{count} verdetti delle due esecuzioni non si accoppiano con nessuno dell'altra: {identity} "
-        "perché le due esecuzioni danno al loro controllo identità diverse (assertion_id), "
-        "{rules} perché le regole sono diverse, {cases} perché il loro caso è in una sola "
-        "esecuzione."
+        "{count} verdetti delle due esecuzioni non si abbinano a nessun verdetto dell'altra: "
+        "{identity} perché le due esecuzioni danno al controllo identità diverse "
+        "(assertion_id), {rules} perché le regole sono diverse, {cases} perché il loro caso è "
+        "in una sola esecuzione."
     ),
     "fact.check.unpaired.identity": (
         "Il controllo {check} è in entrambe le esecuzioni con identità diverse (assertion_id), "
-        "quindi nessuno dei suoi verdetti si accoppia: le esecuzioni identificano i controlli "
+        "quindi nessuno dei suoi verdetti si abbina: le due esecuzioni identificano i controlli "
         "con regole diverse."
     ),
     "fact.tally.rules.same": (
@@ -108,17 +107,25 @@ PHRASES: dict[str, str] = {
     ),
     "fact.tally.unpriced.target": (
         "Non tutte le chiamate al sistema valutato hanno riportato il proprio costo: i {spent} "
-        "USD registrati contano soltanto quelle che lo hanno fatto."
+        "registrati contano soltanto quelle che lo hanno fatto."
     ),
     "fact.tally.unpriced.judge": (
-        "Non tutte le chiamate al giudice hanno riportato il proprio costo: i {spent} USD "
+        "Non tutte le chiamate al giudice hanno riportato il proprio costo: i {spent} "
         "registrati contano soltanto quelle che lo hanno fatto."
+    ),
+    "fact.tally.cost_unknown.target": (
+        "Quanto siano costate le chiamate al sistema valutato non si sa: non tutte hanno "
+        "riportato il proprio costo, e nessun costo registrato è sopra lo zero."
+    ),
+    "fact.tally.cost_unknown.judge": (
+        "Quanto siano costate le chiamate al giudice non si sa: non tutte hanno riportato il "
+        "proprio costo, e nessun costo registrato è sopra lo zero."
     ),
     # Condizioni della misura
     "fact.setup.run": "Suite {suite}, ambiente {environment}, misurata il {created_at}.",
     "fact.setup.commit": "Codice al commit {commit}.",
     "fact.setup.commit.dirty": (
-        "Codice al commit {commit}, con modifiche non salvate nel repository: il codice "
+        "Codice al commit {commit}, con modifiche non registrate in un commit: il codice "
         "misurato non coincide esattamente con quel commit."
     ),
     "fact.setup.commit.none": (
@@ -132,14 +139,20 @@ PHRASES: dict[str, str] = {
     "fact.setup.judge.identity": "Giudice: {identity}.",
     "fact.setup.judge.value": "Impostazione {name} del giudice: {value}.",
     "fact.setup.withheld.target": (
-        "L'impostazione {name} del sistema valutato è tenuta fuori da questo documento."
+        "L'impostazione {name} del sistema valutato è riservata: questo documento non la riporta."
     ),
     "fact.setup.withheld.judge": (
-        "L'impostazione {name} del giudice è tenuta fuori da questo documento."
+        "L'impostazione {name} del giudice è riservata: questo documento non la riporta."
     ),
-    "fact.setup.artifact": "File sotto test: {path}.",
-    "fact.setup.spent.target": "Chiamate al sistema valutato: {calls}, per {spent} USD.",
-    "fact.setup.spent.judge": "Chiamate al giudice: {calls}, per {spent} USD.",
+    "fact.setup.artifact": "File in esame: {path}.",
+    "fact.setup.spent.target": "Chiamate al sistema valutato: {calls}, per un costo di {spent}.",
+    "fact.setup.spent.judge": "Chiamate al giudice: {calls}, per un costo di {spent}.",
+    "fact.setup.calls.target": (
+        "Chiamate al sistema valutato: {calls}, di cui non si conosce per intero il costo."
+    ),
+    "fact.setup.calls.judge": (
+        "Chiamate al giudice: {calls}, di cui non si conosce per intero il costo."
+    ),
     # Differenze nelle condizioni
     "fact.setting.environment": (
         "L'ambiente non è lo stesso: {before} per il riferimento, {now} per questa esecuzione."
@@ -154,7 +167,7 @@ PHRASES: dict[str, str] = {
         "L'impostazione {name} del sistema valutato, {before} nel riferimento, qui manca."
     ),
     "fact.setting.target.unknown": (
-        "L'impostazione {name} del sistema valutato è nascosta in almeno una delle due "
+        "L'impostazione {name} del sistema valutato è riservata in almeno una delle due "
         "esecuzioni: non si sa se sia cambiata."
     ),
     "fact.setting.judge.changed": "L'impostazione {name} del giudice è passata da {before} a {now}.",
@@ -165,7 +178,7 @@ PHRASES: dict[str, str] = {
         "L'impostazione {name} del giudice, {before} nel riferimento, qui manca."
     ),
     "fact.setting.judge.unknown": (
-        "L'impostazione {name} del giudice è nascosta in almeno una delle due esecuzioni: non "
+        "L'impostazione {name} del giudice è riservata in almeno una delle due esecuzioni: non "
         "si sa se sia cambiata."
     ),
     "fact.setting.judge.identity.added": (
@@ -178,7 +191,7 @@ PHRASES: dict[str, str] = {
         "La soglia di {check} è salita da {before} a {now}: una regola più severa."
     ),
     "fact.setting.threshold.lowered": (
-        "La soglia di {check} è scesa da {before} a {now}: una regola più indulgente."
+        "La soglia di {check} è scesa da {before} a {now}: una regola meno severa."
     ),
     "fact.setting.tolerance.narrowed": (
         "La tolleranza di {check} si è ristretta da {before} a {now}."
@@ -190,25 +203,25 @@ PHRASES: dict[str, str] = {
     "fact.setting.rule.added": "Il controllo {check} è nuovo in queste regole.",
     "fact.setting.rule.removed": "Il controllo {check} non fa più parte delle regole.",
     "fact.setting.artifact.added": (
-        "Il file {path} è sotto test qui, mentre nel riferimento non c'era."
+        "Il file {path} è in esame qui, mentre nel riferimento non c'era."
     ),
     "fact.setting.artifact.removed": (
-        "Il file {path} era sotto test nel riferimento, mentre qui non c'è."
+        "Il file {path} era in esame nel riferimento, mentre qui non c'è."
     ),
-    "fact.setting.artifact.changed": ("Il contenuto del file {path} non è quello del riferimento."),
+    "fact.setting.artifact.changed": "Il contenuto del file {path} non è quello del riferimento.",
     "fact.setting.artifact.unknown": (
-        "Il file {path} è nascosto in almeno una delle due esecuzioni: non si sa se sia cambiato."
+        "Il file {path} è riservato in almeno una delle due esecuzioni: non si sa se sia cambiato."
     ),
     # Controllo per controllo, rispetto al riferimento
     "fact.moved.overlap.one": (
-        "Dei controlli che si sono mossi ({moved}), {count} lo ha fatto con gli intervalli "
+        "Dei controlli che si sono spostati ({moved}), {count} lo ha fatto con gli intervalli "
         "campionati delle due esecuzioni sovrapposti: su quel controllo i campioni non "
         "distinguono le due esecuzioni."
     ),
     "fact.moved.overlap.many": (
-        "Dei controlli che si sono mossi ({moved}), {count} lo hanno fatto con gli intervalli "
-        "campionati delle due esecuzioni sovrapposti: su quei controlli i campioni non "
-        "distinguono le due esecuzioni."
+        "Dei controlli che si sono spostati ({moved}), {count} lo hanno fatto con gli "
+        "intervalli campionati delle due esecuzioni sovrapposti: su quei controlli i campioni "
+        "non distinguono le due esecuzioni."
     ),
     "fact.check.overlap": (
         "{where}: il riferimento ha campionato da {before_low} a {before_high}, questa "
@@ -220,22 +233,22 @@ PHRASES: dict[str, str] = {
     "fact.check.regressed": (
         "{where} è sceso da {before} a {now} ({delta}), più della sua tolleranza di {tolerance}."
     ),
-    "fact.check.errored": "{where} non ha potuto essere giudicato.",
+    "fact.check.errored": "{where} non è stato giudicato.",
     "fact.check.errored.raised": (
-        "{where} non ha potuto essere giudicato: il sistema valutato, o il codice che lo "
-        "avvolge, ha sollevato un errore."
+        "{where} non è stato giudicato: il sistema valutato, o il codice che lo avvolge, ha "
+        "prodotto un errore."
     ),
     "fact.check.errored.shape": (
-        "{where} non ha potuto essere giudicato: il sistema valutato ha restituito qualcosa "
-        "che non è una risposta."
+        "{where} non è stato giudicato: il sistema valutato ha restituito qualcosa che non è "
+        "una risposta."
     ),
-    "fact.check.errored.now": "{where} non ha potuto essere giudicato in questa esecuzione.",
+    "fact.check.errored.now": "{where} non è stato giudicato in questa esecuzione.",
     "fact.check.errored.before": (
-        "{where} non ha potuto essere giudicato nel riferimento, quindi il punteggio di questa "
+        "{where} non è stato giudicato nel riferimento, quindi il punteggio di questa "
         "esecuzione non ha termini di confronto."
     ),
     "fact.check.errored.both": (
-        "{where} non ha potuto essere giudicato né nel riferimento né in questa esecuzione."
+        "{where} non è stato giudicato né nel riferimento né in questa esecuzione."
     ),
     "fact.check.calibration_missed": (
         "{where} ha ottenuto {score}, fuori dalla banda di taratura che va da {low} a {high}."
@@ -244,7 +257,7 @@ PHRASES: dict[str, str] = {
         "{where} è nuovo: ha ottenuto {now} con soglia {threshold}, e nel riferimento non ha "
         "termini di confronto."
     ),
-    "fact.check.new.error": "{where} è nuovo e non ha potuto essere giudicato.",
+    "fact.check.new.error": "{where} è nuovo e non è stato giudicato.",
     "fact.check.missing": "{where} c'era nel riferimento e in questa esecuzione manca.",
     "fact.check.improved.flip": (
         "{where} è passato da non superato a superato: da {before} a {now}, con soglia {threshold}."
@@ -266,25 +279,25 @@ PHRASES: dict[str, str] = {
     # Non superati, non giudicati, messi da parte
     "fact.check.failed": "{where} non è stato superato: {score} con soglia {threshold}.",
     "fact.case.suspended": (
-        "{case} non è stato misurato: il caso è sospeso, e il motivo resta fuori da questo "
-        "documento."
+        "{case} non è stato misurato: il caso è stato messo da parte, e il motivo resta fuori "
+        "da questo documento."
     ),
     # Che cosa mostrano i campioni
     "fact.check.on_the_line": (
-        "{where} è sul filo: i suoi campioni vanno da {low} a {high}, e la soglia {threshold} "
-        "cade in mezzo."
+        "{where} è sul filo: i suoi campioni vanno da {low} a {high}, alcuni sotto la soglia "
+        "di {threshold}, altri pari o sopra."
     ),
     "fact.check.over_cap": (
-        "{where}: {count} chiamate su {samples} oltre il tetto per chiamata di {cap} USD; la "
-        "più cara è arrivata a {worst} USD."
+        "{where}: {count} su {samples} chiamate oltre il tetto per chiamata di {cap}; la più "
+        "cara è arrivata a {worst}."
     ),
     "fact.check.over_cap.at_cap": (
-        "{where}: {count} chiamate su {samples} oltre il tetto per chiamata di {cap} USD; la "
-        "più cara sta sul tetto stesso, più vicino di quanto i punteggi sappiano distinguere."
+        "{where}: {count} su {samples} chiamate oltre il tetto per chiamata di {cap}; la più "
+        "cara sta sul tetto stesso, più vicino di quanto i punteggi sappiano distinguere."
     ),
     "fact.check.over_cap.unbounded": (
-        "{where}: {count} chiamate su {samples} oltre il tetto per chiamata di {cap} USD; la "
-        "più cara ha punteggio 0, che non permette di dare una cifra al suo costo."
+        "{where}: {count} su {samples} chiamate oltre il tetto per chiamata di {cap}; la più "
+        "cara ha punteggio 0, che non permette di dare una cifra al suo costo."
     ),
     "fact.check.spread": (
         "{where}: i campioni del giudice vanno in tre direzioni: {zero} a 0, {partial} nel "
@@ -292,12 +305,12 @@ PHRASES: dict[str, str] = {
     ),
     # Le due esecuzioni
     "fact.diff.head.overlap.one": (
-        "Delle differenze campionate da entrambe le parti ({pairs}), {count} ha intervalli che "
-        "si sovrappongono: quel controllo non distingue le due esecuzioni."
+        "Delle differenze campionate in entrambe le esecuzioni ({pairs}), {count} ha "
+        "intervalli che si sovrappongono: quel controllo non distingue le due esecuzioni."
     ),
     "fact.diff.head.overlap.many": (
-        "Delle differenze campionate da entrambe le parti ({pairs}), {count} hanno intervalli "
-        "che si sovrappongono: quei controlli non distinguono le due esecuzioni."
+        "Delle differenze campionate in entrambe le esecuzioni ({pairs}), {count} hanno "
+        "intervalli che si sovrappongono: quei controlli non distinguono le due esecuzioni."
     ),
     "fact.diff.overlap": (
         "{where}: l'esecuzione di sinistra ha campionato da {left_low} a {left_high}, quella "
@@ -315,13 +328,13 @@ PHRASES: dict[str, str] = {
         "Controlli presenti solo a sinistra: {left}; solo a destra: {right}."
     ),
     "fact.diff.head.errored": (
-        "Controlli non giudicati da una parte o da entrambe, che non favoriscono nessuna delle "
-        "due: {count}."
+        "Controlli non giudicati in una delle due esecuzioni o in entrambe, che non ne "
+        "favoriscono nessuna: {count}."
     ),
     "fact.diff.head.exceeds": (
-        "Delle differenze campionate da entrambe le parti ({pairs}), vantaggi dell'esecuzione "
-        "di sinistra che cadono oltre entrambi gli intervalli osservati: {left}; "
-        "dell'esecuzione di destra: {right}."
+        "Delle differenze campionate in entrambe le esecuzioni ({pairs}), vantaggi "
+        "dell'esecuzione di sinistra che cadono oltre entrambi gli intervalli osservati: "
+        "{left}; dell'esecuzione di destra: {right}."
     ),
     "fact.diff.favours_left": (
         "{where} favorisce l'esecuzione di sinistra: {left} contro {right}, uno scarto di {gap}."
@@ -335,13 +348,9 @@ PHRASES: dict[str, str] = {
     "fact.diff.favours_right.flip": (
         "{where} non è superato a sinistra ed è superato a destra: {left} contro {right}."
     ),
-    "fact.diff.errored.left": (
-        "{where} non ha potuto essere giudicato nell'esecuzione di sinistra."
-    ),
-    "fact.diff.errored.right": "{where} non ha potuto essere giudicato nell'esecuzione di destra.",
-    "fact.diff.errored.both": (
-        "{where} non ha potuto essere giudicato in nessuna delle due esecuzioni."
-    ),
+    "fact.diff.errored.left": "{where} non è stato giudicato nell'esecuzione di sinistra.",
+    "fact.diff.errored.right": "{where} non è stato giudicato nell'esecuzione di destra.",
+    "fact.diff.errored.both": "{where} non è stato giudicato in nessuna delle due esecuzioni.",
     "fact.diff.only_left": "{where} c'è solo nell'esecuzione di sinistra.",
     "fact.diff.only_right": "{where} c'è solo nell'esecuzione di destra.",
     "fact.diff.within": "{where}: {left} contro {right}, entro la tolleranza di {tolerance}.",

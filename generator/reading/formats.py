@@ -1,0 +1,197 @@
+"""Numbers and dates as each language writes them, from CLDR through Babel, for the reading's
+sentences and the site's pages alike.
+
+English is written with ``en_GB``'s conventions, as its prose is British (day, month, year and
+a 24-hour clock; ``US$`` for dollars, which says whose); Italian with ``it``'s. Babel's version
+is pinned to one CLDR release (see ``pyproject.toml``), so one input gives the same bytes.
+
+The rules:
+
+- **Scores** (and thresholds, intervals, changes: anything on a score's scale) share one number
+  of decimals where they are read together, a sentence or a table column: ``places``. Two by
+  default; more when a tolerance is finer (0.001 needs three; 0.05 and 0.1 need two); and more
+  again, up to the six a document stores, until every two different stored values print
+  differently and a change that is not zero does not print as zero. Rounding is half up.
+- **Settings** (a tolerance, a configured fraction) are declared figures: every digit they
+  have, no more.
+- **Shares** are percentages, whole unless that would print 0 % or 100 % for a share that is
+  neither: then as many decimals as it takes.
+- **Money** is US dollars, to the cent from a dollar up and to three significant digits below
+  it (US$0.0329), never fewer than two decimals. A cost the run did not record is ``unknown``,
+  never zero; so are a latency or a token count.
+- **Latencies**: milliseconds below a second, seconds from one up, three significant digits.
+- **Moments** (``created_at``) are written in the offset the document stores, which is named
+  (``UTC``, or ``UTC+02:00``): the medium date and the time to the second. The short form, for
+  tables and axes, is in UTC (so a column reads on one clock), to the minute, or to the second
+  where ``needs_seconds`` says two moments of a column share a minute.
+
+Each printed form has its exact value one hover away: ``exact`` for a number (the stored
+figure, six decimals at most, a point in every language); a moment's exact value is its ISO
+string as stored.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from datetime import UTC, datetime
+from decimal import ROUND_HALF_UP, Decimal
+from functools import cache
+
+from babel import Locale
+from babel.dates import format_date, format_datetime, format_time
+from babel.numbers import format_currency, format_decimal, format_percent
+from babel.units import format_unit
+
+from generator.document.numbers import PRECISION, at_precision
+
+CLDR = {"en": "en_GB", "it": "it"}
+"""The CLDR locale each language of runsite writes its figures in."""
+
+UNKNOWN = {"en": "unknown", "it": "non disponibile"}
+"""A figure the run did not record. Italian says *non disponibile*, which agrees with any noun
+(a cost, a latency, a token count); *non noto* would not."""
+
+PLACES = 2
+"""Decimals of a score when nothing asks for more."""
+
+
+def _decimal(value: float) -> Decimal:
+    """A float as the decimal a document stores."""
+    return Decimal(repr(at_precision(value)))
+
+
+def _rounded(value: Decimal, places: int) -> Decimal:
+    return value.quantize(Decimal(1).scaleb(-places), rounding=ROUND_HALF_UP)
+
+
+def _first_place(value: float) -> int:
+    """The decimal place of a positive figure's first significant digit (0.05 → 2)."""
+    return max(0, -_decimal(value).adjusted())
+
+
+def places(
+    values: Iterable[float], tolerance: float | None = None, changes: Iterable[float] = ()
+) -> int:
+    """Decimals for scores read together: the tolerance's first significant digit, at least
+    ``PLACES``, and as many more (up to six) as it takes for different ``values`` to print
+    differently and for each of ``changes`` (differences between scores) that is not zero to
+    print as neither zero nor another change."""
+    scores = sorted({_decimal(v) for v in values})
+    moved = sorted({_decimal(c) for c in changes} | {Decimal(0)})
+    found = max(PLACES, _first_place(tolerance) if tolerance else 0)
+    while found < PRECISION and not all(
+        len({_rounded(v, found) for v in group}) == len(group) for group in (scores, moved)
+    ):
+        found += 1
+    return found
+
+
+def exact(value: float) -> str:
+    """The stored figure, for a tooltip: six decimals at most, a point in every language."""
+    text = f"{at_precision(value):.{PRECISION}f}".rstrip("0")
+    return text + "0" if text.endswith(".") else text
+
+
+def needs_seconds(moments: Iterable[str]) -> bool:
+    """Whether two different moments of a column fall in one minute, in UTC."""
+    instants = {datetime.fromisoformat(m) for m in moments}
+    return len({i.astimezone(UTC).replace(second=0, microsecond=0) for i in instants}) < len(
+        instants
+    )
+
+
+def _significant(value: Decimal, digits: int) -> Decimal:
+    """``value`` (positive) to ``digits`` significant digits, trailing zeros dropped."""
+    return _rounded(value, max(0, digits - 1 - value.adjusted())).normalize()
+
+
+class Formats:
+    """The figures of one language."""
+
+    def __init__(self, language: str) -> None:
+        self.language = language
+        self.locale = CLDR[language]
+        self.unknown = UNKNOWN[language]
+        self._cldr = Locale.parse(self.locale)
+
+    def score(self, value: float, places: int = PLACES) -> str:
+        """A score at ``places`` decimals (see ``places``): 0.84, 0,84."""
+        return format_decimal(
+            _rounded(_decimal(value), places), self._fixed(places), locale=self.locale
+        )
+
+    def change(self, value: float, places: int = PLACES) -> str:
+        """A signed difference of scores: +0.03, -0,03."""
+        fixed = self._fixed(places)
+        return format_decimal(
+            _rounded(_decimal(value), places), f"+{fixed};-{fixed}", locale=self.locale
+        )
+
+    def setting(self, value: float) -> str:
+        """A declared figure (a tolerance) with every digit it has: 0.05, 0,047619."""
+        return format_decimal(_decimal(value), "#,##0.######", locale=self.locale)
+
+    def count(self, value: int | None) -> str:
+        """A count (cases, calls, tokens), grouped as the language groups: 12,345, 12.345."""
+        if value is None:
+            return self.unknown
+        return format_decimal(value, "#,##0", locale=self.locale)
+
+    def share(self, value: float) -> str:
+        """A share of 1 as a percentage: 83%; 99.6% rather than 100% for a share short of all."""
+        percent = _decimal(value) * 100
+        whole = percent in (0, 100)
+        digits = 0
+        while digits < PRECISION - 2 and not whole and _rounded(percent, digits) in (0, 100):
+            digits += 1
+        return format_percent(
+            _rounded(percent, digits) / 100, self._fixed(digits) + "%", locale=self.locale
+        )
+
+    def money(self, usd: float | None) -> str:
+        """Dollars: US$0.0329, 1.234,50 USD; ``unknown`` when not recorded, never 0."""
+        if usd is None:
+            return self.unknown
+        amount = _decimal(usd)
+        shown = _rounded(amount, 2) if amount >= 1 or not amount else _significant(amount, 3)
+        return format_currency(shown, "USD", locale=self.locale, decimal_quantization=False)
+
+    def latency(self, ms: float | None) -> str:
+        """A latency: 850 ms, 1.25 secs, 1,25 s; ``unknown`` when not recorded."""
+        if ms is None:
+            return self.unknown
+        measured, unit = Decimal(repr(ms)), "duration-millisecond"
+        amount = _significant(measured, 3) if measured else measured
+        if amount >= 1000:
+            amount, unit = _significant(measured / 1000, 3), "duration-second"
+        return format_unit(amount, unit, "short", "#,##0.######", locale=self.locale)
+
+    def moment(self, iso: str) -> str:
+        """A stored ``created_at`` as the language writes it, its offset named:
+        23 Sept 2026, 14:07:57 UTC; 23 set 2026, 14:07:57 UTC."""
+        when = datetime.fromisoformat(iso)
+        offset = when.utcoffset()
+        zone = "UTC"
+        if offset:
+            zone += format_datetime(when, "xxx", tzinfo=when.tzinfo, locale=self.locale)
+        written = format_datetime(when, "medium", tzinfo=when.tzinfo, locale=self.locale)
+        return f"{written} {zone}"
+
+    def moment_short(self, iso: str, seconds: bool = False) -> str:
+        """A ``created_at`` for a table or an axis, in UTC: 23/09/2026, 14:07; 23/09/26, 14:07
+        (to the second where ``needs_seconds`` says its column needs it)."""
+        when = datetime.fromisoformat(iso).astimezone(UTC)
+        day = format_date(when, "short", locale=self.locale)
+        clock = format_time(when, "medium" if seconds else "short", tzinfo=UTC, locale=self.locale)
+        joined: str = self._cldr.datetime_formats["short"]
+        return joined.replace("'", "").replace("{0}", clock).replace("{1}", day)
+
+    @staticmethod
+    def _fixed(places: int) -> str:
+        return "#,##0." + "0" * places if places else "#,##0"
+
+
+@cache
+def formats(language: str) -> Formats:
+    """The figures of ``language`` (``en`` or ``it``)."""
+    return Formats(language)

@@ -1,0 +1,150 @@
+"""Figures as each language writes them: the exact strings, in English and in Italian, so a
+change of Babel's data (or of a rule) shows up here first."""
+
+from __future__ import annotations
+
+import pytest
+
+from generator.reading.formats import exact, formats, needs_seconds, places
+
+EN, IT = formats("en"), formats("it")
+
+
+@pytest.mark.parametrize(
+    ("values", "tolerance", "changes", "expected"),
+    [
+        ([0.838074, 0.7], None, [], 2),  # no tolerance: two decimals
+        ([0.838074, 0.7], 0.05, [], 2),  # 0.05 needs two
+        ([0.838074, 0.7], 0.1, [], 2),  # never fewer than two
+        ([0.838074, 0.7], 0.001, [], 3),  # a finer tolerance needs its digit
+        ([0.7996, 0.8], 0.05, [], 4),  # 0.80 and 0.80 would hide a failing score
+        ([0.838074, 0.838075], None, [], 5),  # half up: 0.83807 and 0.83808
+        ([0.8, 0.8, 0.8], None, [], 2),  # equal values need no more
+        ([0.616305, 0.614033], 0.05, [-0.002272], 3),  # the change must not print as 0.00
+        ([0.1, 0.1000001], None, [], 2),  # equal at storage precision
+        ([0.1, 0.100001], None, [], 6),  # one storage step apart: all six
+    ],
+)
+def test_scores_read_together_get_the_decimals_that_tell_them_apart(
+    values, tolerance, changes, expected
+):
+    assert places(values, tolerance, changes) == expected
+
+
+def test_a_score_a_change_and_a_setting_in_each_language():
+    assert [EN.score(0.838074), EN.score(0.7996, 4), EN.score(1.0)] == ["0.84", "0.7996", "1.00"]
+    assert [IT.score(0.838074), IT.score(0.7996, 4), IT.score(1.0)] == ["0,84", "0,7996", "1,00"]
+    assert [EN.change(-0.026096), EN.change(0.002272, 3)] == ["-0.03", "+0.002"]
+    assert [IT.change(-0.026096), IT.change(0.002272, 3)] == ["-0,03", "+0,002"]
+    assert [EN.score(0.125), EN.change(-0.125)] == ["0.13", "-0.13"]  # half up, both signs
+    assert [EN.setting(0.05), EN.setting(0.047619), EN.setting(0.0)] == ["0.05", "0.047619", "0"]
+    assert [IT.setting(0.05), IT.setting(0.047619), IT.setting(0.0)] == ["0,05", "0,047619", "0"]
+
+
+def test_the_exact_figure_for_a_tooltip_is_the_stored_one_in_every_language():
+    assert [exact(0.838074), exact(0.8), exact(1.0), exact(0.0)] == [
+        "0.838074",
+        "0.8",
+        "1.0",
+        "0.0",
+    ]
+    assert exact(0.83807449) == "0.838074"
+
+
+def test_shares_are_percentages_and_never_round_to_all_or_none():
+    shares = [0.833333, 1.0, 0.0, 0.996, 0.999999, 0.004, 0.5]
+    assert [EN.share(s) for s in shares] == [
+        "83%",
+        "100%",
+        "0%",
+        "99.6%",
+        "99.9999%",
+        "0.4%",
+        "50%",
+    ]
+    assert [IT.share(s) for s in shares] == [
+        "83%",
+        "100%",
+        "0%",
+        "99,6%",
+        "99,9999%",
+        "0,4%",
+        "50%",
+    ]
+
+
+def test_money_has_sensible_digits_and_an_unknown_cost_is_never_zero():
+    amounts = [0.032941, 0.0, 0.0002, 0.5, 12.3456, 1234.5]
+    assert [EN.money(a) for a in amounts] == [
+        "US$0.0329",
+        "US$0.00",
+        "US$0.0002",
+        "US$0.50",
+        "US$12.35",
+        "US$1,234.50",
+    ]
+    assert [IT.money(a) for a in amounts] == [
+        "0,0329\xa0USD",
+        "0,00\xa0USD",
+        "0,0002\xa0USD",
+        "0,50\xa0USD",
+        "12,35\xa0USD",
+        "1.234,50\xa0USD",
+    ]
+    assert (EN.money(None), IT.money(None)) == ("unknown", "non disponibile")
+
+
+def test_token_counts_are_grouped_as_each_language_groups():
+    assert [EN.count(12), EN.count(12345), EN.count(None)] == ["12", "12,345", "unknown"]
+    assert [IT.count(12), IT.count(12345), IT.count(None)] == ["12", "12.345", "non disponibile"]
+
+
+def test_latencies_in_milliseconds_below_a_second_and_seconds_from_one():
+    latencies = [850.0, 0.42, 999.4, 999.9, 1250.0, 12345.6, None]
+    assert [EN.latency(ms) for ms in latencies] == [
+        "850 ms",
+        "0.42 ms",
+        "999 ms",
+        "1 sec",  # 999.9 ms is 1.00 s to three digits
+        "1.25 secs",
+        "12.3 secs",
+        "unknown",
+    ]
+    assert [IT.latency(ms) for ms in latencies] == [
+        "850 ms",
+        "0,42 ms",
+        "999 ms",
+        "1 s",
+        "1,25 s",
+        "12,3 s",
+        "non disponibile",
+    ]
+
+
+def test_a_moment_is_written_as_each_language_writes_it_with_its_offset_named():
+    utc, east = "2026-09-23T14:07:57.816922+00:00", "2026-12-01T10:30:00.000000+02:00"
+    assert [EN.moment(utc), EN.moment(east)] == [
+        "23 Sept 2026, 14:07:57 UTC",
+        "1 Dec 2026, 10:30:00 UTC+02:00",
+    ]
+    assert [IT.moment(utc), IT.moment(east)] == [
+        "23 set 2026, 14:07:57 UTC",
+        "1 dic 2026, 10:30:00 UTC+02:00",
+    ]
+
+
+def test_the_short_form_is_in_utc_and_gains_seconds_only_where_a_column_needs_them():
+    east = "2026-12-01T10:30:00.000000+02:00"
+    assert [EN.moment_short(east), IT.moment_short(east)] == [
+        "01/12/2026, 08:30",
+        "01/12/26, 08:30",
+    ]
+    assert [EN.moment_short(east, seconds=True), IT.moment_short(east, seconds=True)] == [
+        "01/12/2026, 08:30:00",
+        "01/12/26, 08:30:00",
+    ]
+    run1, run2 = "2026-11-29T22:43:20.961326+00:00", "2026-11-29T22:43:33.810739+00:00"
+    assert needs_seconds([run1, run2])
+    assert not needs_seconds([run1, run1, "2026-11-29T22:44:00.000000+00:00"])
+    # the same minute written in two offsets is one minute
+    assert needs_seconds(["2026-12-01T08:30:05+00:00", "2026-12-01T10:30:59+02:00"])
