@@ -113,19 +113,33 @@ class Formats:
         self.locale = CLDR[language]
         self.unknown = UNKNOWN[language]
         self._cldr = Locale.parse(self.locale)
+        self._point = self._cldr.number_symbols["latn"]["decimal"]
+        self._minus = self._cldr.number_symbols["latn"]["minusSign"]
+        self._plus = self._cldr.number_symbols["latn"]["plusSign"]
 
     def score(self, value: float, places: int = PLACES) -> str:
         """A score at ``places`` decimals (see ``places``): 0.84, 0,84."""
-        return format_decimal(
-            _rounded(_decimal(value), places), self._fixed(places), locale=self.locale
-        )
+        rounded = _rounded(_decimal(value), places)
+        if abs(rounded) >= 1000:
+            return format_decimal(rounded, self._fixed(places), locale=self.locale)
+        return self._plain(rounded)
 
     def change(self, value: float, places: int = PLACES) -> str:
         """A signed difference of scores: +0.03, -0,03."""
-        fixed = self._fixed(places)
-        return format_decimal(
-            _rounded(_decimal(value), places), f"+{fixed};-{fixed}", locale=self.locale
-        )
+        rounded = _rounded(_decimal(value), places)
+        if abs(rounded) >= 1000:
+            fixed = self._fixed(places)
+            return format_decimal(rounded, f"+{fixed};-{fixed}", locale=self.locale)
+        text = self._plain(rounded)
+        return text if text.startswith(self._minus) else self._plus + text
+
+    def _plain(self, rounded: Decimal) -> str:
+        """A figure below a thousand, which needs no grouping, in the language's symbols: what
+        ``format_decimal`` writes, without its cost (a run page prints hundreds of scores)."""
+        text = f"{rounded:f}"
+        if rounded == 0:
+            text = text.lstrip("-")
+        return text.replace("-", self._minus).replace(".", self._point)
 
     def setting(self, value: float) -> str:
         """A declared figure (a tolerance) with every digit it has: 0.05, 0,047619."""

@@ -131,6 +131,8 @@ def site_config(
                             "name": LANGUAGE_NAMES[locale],
                             "build": True,
                             "nav": _nav(suites, locale),
+                            "copyright": _footer(look, locale),
+                            "extra": {"generator": False},
                         }
                         for locale in languages
                     ],
@@ -142,6 +144,21 @@ def site_config(
         "extra_css": [*(path for path in ASSETS if path.endswith(".css")), *look.css],
         "not_in_nav": "/*/runs/\n/*/diffs/\n",
     }
+
+
+MATERIAL = (
+    '<a href="https://squidfunk.github.io/mkdocs-material/" target="_blank" rel="noopener">'
+    "Material for MkDocs</a>"
+)
+
+
+def _footer(look: Look, locale: str) -> str:
+    """The footer in ``locale``: the user's copyright (escaped text), and the theme's credit
+    in the page's language (the theme writes it in English only) unless the look drops it."""
+    lines = [look.copyright] if look.copyright else []
+    if look.generator is not False:
+        lines.append(html.escape(LABELS[locale]["footer.made_with"]).format(theme=MATERIAL))
+    return "<br>".join(lines)
 
 
 _TO_DARK, _TO_LIGHT = "runsite-scheme-dark", "runsite-scheme-light"

@@ -12,8 +12,9 @@ from dataclasses import dataclass
 from typing import Any
 
 from generator.document.redacted import RedactedResponse, RedactedRun, RedactedVerdict
+from generator.reading.formats import places
 from generator.reading.memo import once_per_run
-from generator.site.charts import STATUS_LETTER, number
+from generator.site.charts import STATUS_LETTER
 from generator.site.readings import alone, on_the_line
 from generator.site.summary import verdicts_of
 
@@ -36,9 +37,24 @@ def tally(run: RedactedRun) -> tuple[int, int, int]:
     )
 
 
+@dataclass(frozen=True)
+class CheckRow:
+    """One check of a run: how its verdicts went across the cases, and its mean score."""
+
+    name: str
+    passed: int
+    failed: int
+    errored: int
+    score: float | None
+    threshold: float
+    tolerance: float
+    places: int
+    """Decimals its scores print with (``places``): its tolerance's, or more to tell them apart."""
+
+
 @once_per_run
-def check_rows(run: RedactedRun) -> list[dict[str, Any]]:
-    """One row per check: how its verdicts went across the cases, and its mean score."""
+def check_rows(run: RedactedRun) -> list[CheckRow]:
+    """One row per check, in the order the run first judged it."""
     named: dict[str, list[RedactedVerdict]] = {}
     for verdict in verdicts_of(run):
         named.setdefault(verdict.assertion, []).append(verdict)
@@ -46,15 +62,18 @@ def check_rows(run: RedactedRun) -> list[dict[str, Any]]:
     for name, verdicts in named.items():
         scores = [v.score for v in verdicts if v.score is not None]
         rows.append(
-            {
-                "name": name,
-                "passed": sum(v.status == "pass" for v in verdicts),
-                "failed": sum(v.status == "fail" for v in verdicts),
-                "errored": sum(v.status == "error" for v in verdicts),
-                "score": number(sum(scores) / len(scores)) if scores else "",
-                "threshold": number(verdicts[0].threshold),
-                "tolerance": number(verdicts[0].tolerance),
-            }
+            CheckRow(
+                name=name,
+                passed=sum(v.status == "pass" for v in verdicts),
+                failed=sum(v.status == "fail" for v in verdicts),
+                errored=sum(v.status == "error" for v in verdicts),
+                score=sum(scores) / len(scores) if scores else None,
+                threshold=verdicts[0].threshold,
+                tolerance=verdicts[0].tolerance,
+                places=places(
+                    [*scores, *(v.threshold for v in verdicts)], verdicts[0].tolerance or None
+                ),
+            )
         )
     return rows
 
@@ -142,7 +161,8 @@ def trajectories(run: RedactedRun) -> list[Trajectory]:
 @once_per_run
 def case_matrix(run: RedactedRun) -> tuple[list[str], list[dict[str, Any]]]:
     """The case × check matrix of a run page: check names, then a row per case with one cell
-    per check, ``(class, score)`` or None where the case has no such verdict. A cell's class
+    per check, ``(class, score)`` (the stored score) or None where the case has no such
+    verdict. A cell's class
     is its status letter, ``l`` after it where the check is on the line (as the run's reading
     finds it), and nothing for a pass off the line, the commonest cell by far."""
     marked = on_the_line(alone(run))
@@ -158,7 +178,7 @@ def case_matrix(run: RedactedRun) -> tuple[list[str], list[dict[str, Any]]]:
                 "cells": [
                     (
                         _cell_class(by_name[name].status, (case.case_id, name) in marked),
-                        number(by_name[name].score),
+                        by_name[name].score,
                     )
                     if name in by_name
                     else None

@@ -15,6 +15,7 @@ from typing import Any
 
 from generator.document.numbers import at_precision
 from generator.document.redacted import RedactedRun
+from generator.reading.formats import Formats, needs_seconds, places
 from generator.reading.table import Row
 from generator.site.summary import RunSummary
 
@@ -38,11 +39,6 @@ def number(value: float | None) -> str:
     return "" if value is None else f"{at_precision(value):.6f}"
 
 
-def _moment(created_at: str) -> str:
-    """A run's time on a chart axis: to the second, without the offset."""
-    return created_at[:19].replace("T", " ")
-
-
 def changes(runs: Sequence[RunSummary]) -> list[tuple[int, tuple[str, ...]]]:
     """Where, between consecutive runs, the rules, the judge or the target changed."""
     found = []
@@ -62,15 +58,28 @@ def changes(runs: Sequence[RunSummary]) -> list[tuple[int, tuple[str, ...]]]:
     return found
 
 
-def history_chart(runs: Sequence[RunSummary], check: str, labels: Mapping[str, str]) -> Chart:
+def history_chart(
+    runs: Sequence[RunSummary], check: str, labels: Mapping[str, str], figures: Formats
+) -> Chart:
     """``check``'s score per run (oldest first), its min–max band, its threshold, and a marker
-    wherever the suite's rules, judge or target changed."""
+    wherever the suite's rules, judge or target changed; each run named by its moment, as the
+    page's language writes it, on the axis and in the table."""
     points = [run.point(check) for run in runs]
     marks = changes(runs)
     named = {n: ", ".join(labels[f"chart.changed.{what}"] for what in moved) for n, moved in marks}
+    moments = [run.created_at for run in runs]
+    seconds = needs_seconds(moments)
+    written = [figures.moment_short(moment, seconds) for moment in moments]
+    found = [p for p in points if p]
+    tolerance = next((run.tolerance(check) for run in runs if run.tolerance(check)), None)
+    digits = places(
+        [v for p in found for v in (p.score, p.low, p.high, p.threshold) if v is not None],
+        tolerance,
+    )
     data = {
         "kind": "history",
-        "x": [_moment(run.created_at) for run in runs],
+        "x": list(range(len(runs))),
+        "ticks": written,
         "score": [p.score if p else None for p in points],
         "low": [p.low if p else None for p in points],
         "high": [p.high if p else None for p in points],
@@ -78,16 +87,20 @@ def history_chart(runs: Sequence[RunSummary], check: str, labels: Mapping[str, s
         "marks": [[n, text] for n, text in named.items()],
         "labels": {k: labels[f"chart.{k}"] for k in ("score", "band", "threshold")},
     }
+
+    def shown(value: float | None) -> str:
+        return "" if value is None else figures.score(value, digits)
+
     rows = tuple(
         (
-            run.created_at,
-            number(p.score if p else None),
-            number(p.low if p else None),
-            number(p.high if p else None),
-            number(p.threshold if p else None),
+            written[n],
+            shown(p.score if p else None),
+            shown(p.low if p else None),
+            shown(p.high if p else None),
+            shown(p.threshold if p else None),
             named.get(n, ""),
         )
-        for n, (run, p) in enumerate(zip(runs, points, strict=True))
+        for n, p in enumerate(points)
     )
     columns = (
         "column.created_at",

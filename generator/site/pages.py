@@ -24,6 +24,7 @@ from generator.document.redacted import RedactedRun
 from generator.reading import NotComparable, catalog, explain
 from generator.reading.checks import Check
 from generator.reading.facts import SECTIONS, Reading
+from generator.reading.formats import formats, needs_seconds, places
 from generator.reading.render import sentence
 from generator.reading.table import Row, comparison_rows
 from generator.site.cases import (
@@ -40,7 +41,6 @@ from generator.site.charts import (
     compare_charts,
     history_chart,
     interval_chart,
-    number,
     sparkline,
 )
 from generator.site.labels import LABELS
@@ -158,6 +158,7 @@ class Site:
     def __init__(self, environment: Environment, locale: str) -> None:
         self.locale = locale
         self.t = LABELS[locale]
+        self.f = formats(locale)
         self.env = environment
 
     def _markdown(self, template: str, path: str, heading: str, **values: Any) -> Page:
@@ -174,14 +175,37 @@ class Site:
     def counts(self, passed: int, failed: int, errored: int) -> str:
         return self.t["summary.counts"].format(passed=passed, failed=failed, errored=errored)
 
-    def rate(self, run: RunSummary) -> str:
-        """A run's pass rate: the share of judged verdicts that passed."""
-        return "" if run.passing is None else f"{run.passing * 100:.0f}%"
+    def rate(self, passing: float | None) -> str:
+        """A pass rate: the share of judged verdicts that passed; nothing when none was."""
+        return "" if passing is None else self.f.share(passing)
+
+    def when(self, iso: str) -> Markup:
+        """A moment as the language writes it, its exact value one hover away."""
+        return Markup('<time datetime="{0}" title="{0}">{1}</time>').format(iso, self.f.moment(iso))
+
+    def when_short(self, iso: str, seconds: bool) -> Markup:
+        """A moment in a table or on an axis."""
+        return Markup('<time datetime="{0}" title="{0}">{1}</time>').format(
+            iso, self.f.moment_short(iso, seconds)
+        )
+
+    def cost(self, usage: Any) -> str:
+        """What a side of a run cost: unknown where no call was priced, a floor where some
+        were not."""
+        if usage.counted == 0:
+            return self.f.unknown
+        spent = self.f.money(usage.spent_usd)
+        if usage.counted < usage.calls:
+            return self.t["fact.cost_partial"].format(
+                money=spent, counted=self.f.count(usage.counted), calls=self.f.count(usage.calls)
+            )
+        return spent
 
     def home(self, suites: Sequence[SuiteRuns]) -> Page:
         """Every suite in one table, the ones that got worse or failed first, each with its
         latest status, pass rate and trend; then the latest runs."""
         rows = []
+        seconds = needs_seconds([history.runs[-1].created_at for history in suites])
         for history in suites:
             latest = history.runs[-1]
             recent = history.runs[-TREND:]
@@ -193,9 +217,9 @@ class Site:
                     "latest_href": href(
                         "index.md", run_path(latest.tenant, latest.suite, latest.key)
                     ),
-                    "latest_at": latest.created_at,
+                    "latest_at": self.when_short(latest.created_at, seconds),
                     "status": history.status(latest),
-                    "rate": self.rate(latest),
+                    "rate": self.rate(latest.passing),
                     "trend": sparkline([run.passing for run in recent]),
                     "trend_label": self.t["home.trend"].format(count=len(recent)),
                 }
@@ -206,16 +230,18 @@ class Site:
             key=lambda pair: (pair[1].created_at, pair[1].key),
             reverse=True,
         )
+        shown = newest[:LATEST]
+        seconds = needs_seconds([run.created_at for _, run in shown])
         recent_runs = [
             {
                 "href": href("index.md", run_path(run.tenant, run.suite, run.key)),
-                "created_at": run.created_at,
+                "created_at": self.when_short(run.created_at, seconds),
                 "tenant": run.tenant,
                 "suite": run.suite,
                 "status": history.status(run),
-                "rate": self.rate(run),
+                "rate": self.rate(run.passing),
             }
-            for history, run in newest[:LATEST]
+            for history, run in shown
         ]
         return self._markdown(
             "home", "index.md", self.t["home.title"], suites=rows, latest=recent_runs
@@ -225,14 +251,15 @@ class Site:
         path = suite_path(history.tenant, history.suite)
         names = list(dict.fromkeys(p.check for run in history.runs for p in run.points))
         charts: list[tuple[str, Chart]] = [
-            (name, history_chart(history.runs, name, self.t)) for name in names
+            (name, history_chart(history.runs, name, self.t, self.f)) for name in names
         ]
+        seconds = needs_seconds([run.created_at for run in history.runs])
         runs = [
             {
                 "href": href(path, run_path(run.tenant, run.suite, run.key)),
-                "created_at": run.created_at,
+                "created_at": self.when_short(run.created_at, seconds),
                 "status": history.status(run),
-                "rate": self.rate(run),
+                "rate": self.rate(run.passing),
                 "summary": self.counts(run.passed, run.failed, run.errored),
                 "commit": (run.git_commit or self.t["fact.no_commit"])[:12],
                 "config_hash": run.config_hash,
@@ -244,7 +271,7 @@ class Site:
         shown_reference = (
             {
                 "href": href(path, run_path(reference.tenant, reference.suite, reference.key)),
-                "created_at": reference.created_at,
+                "created_at": self.when(reference.created_at),
             }
             if reference
             else None
@@ -257,7 +284,7 @@ class Site:
             tenant=history.tenant,
             suite=history.suite,
             status=history.status(latest),
-            rate=self.rate(latest),
+            rate=self.rate(latest.passing),
             charts=charts,
             runs=runs,
             reference=shown_reference,
@@ -276,7 +303,7 @@ class Site:
                 entries.append(
                     {
                         "location": location,
-                        "title": f"{run.suite} · {run.created_at}",
+                        "title": f"{run.suite} · {self.f.moment(run.created_at)}",
                         "text": f"{run.tenant} {run.suite} {run.key} {status}",
                     }
                 )
@@ -312,10 +339,11 @@ class Site:
                     "flaky": len(judged) == 2,
                 }
             )
+        seconds = needs_seconds([run.created_at for run in recent])
         columns = [
             {
                 "href": href(path, run_path(run.tenant, run.suite, run.key)),
-                "created_at": run.created_at,
+                "created_at": self.when_short(run.created_at, seconds),
             }
             for run in recent
         ]
@@ -331,6 +359,7 @@ class Site:
         judged = passed + failed
         path = run_path(run.tenant, run.suite, run.key)
         names, cases = case_matrix(run)
+        digits = {row.name: row.places for row in check_rows(run)}
 
         def compared(other: str | None) -> str | None:
             if other is None or other == run.key:
@@ -340,21 +369,47 @@ class Site:
         return self._body(
             "run",
             path,
-            f"{run.suite} · {run.created_at}",
+            f"{run.suite} · {self.f.moment(run.created_at)}",
             run=run,
+            measured=self.when(run.created_at),
             summary=self.counts(passed, failed, errored),
             status=status_of(failed, errored, worse),
-            rate=f"{passed / judged * 100:.0f}%" if judged else "",
+            rate=self.rate(passed / judged if judged else None),
             is_reference=run.key == reference,
             facts=self.header(run),
             suite_href=href(path, suite_path(run.tenant, run.suite)),
             previous_href=compared(previous),
             reference_href=compared(reference),
             reading=reading_sections(alone(run), self.locale, MARKED, self.t["run.line_marked"]),
-            checks=check_rows(run),
+            checks=[
+                {
+                    "name": row.name,
+                    "passed": self.f.count(row.passed),
+                    "failed": self.f.count(row.failed),
+                    "errored": self.f.count(row.errored),
+                    "score": "" if row.score is None else self.f.score(row.score, row.places),
+                    "threshold": self.f.score(row.threshold, row.places),
+                    "tolerance": self.f.setting(row.tolerance),
+                }
+                for row in check_rows(run)
+            ],
             intervals=interval_chart(run, self.t),
             check_names=names,
-            cases=cases,
+            cases=[
+                case
+                | {
+                    "cells": [
+                        (
+                            cell[0],
+                            self.f.score(cell[1], digits[name]) if cell[1] is not None else "",
+                        )
+                        if cell
+                        else None
+                        for name, cell in zip(names, case["cells"], strict=True)
+                    ]
+                }
+                for case in cases
+            ],
             trajectories=[
                 (trajectory, [step_text(step, self.t) for step in trajectory.steps])
                 for trajectory in trajectories(run)
@@ -368,11 +423,12 @@ class Site:
         (``role``: ``previous``, ``reference`` or ``both``), side by side."""
         path = diff_path(run.tenant, run.suite, run.key, other.key)
         t = self.t
-        title = t[f"diff.title.{role}"].format(suite=run.suite, run=run.created_at)
+        title = t[f"diff.title.{role}"].format(suite=run.suite, run=self.f.moment(run.created_at))
         reading = compared.reading
         rows = compared.rows
         counts = {verdict: sum(row.verdict == verdict for row in rows) for verdict in VERDICT_ORDER}
         marked = on_the_line(reading) if reading else set()
+        digits = comparison_places(rows)
         return self._body(
             "diff",
             path,
@@ -381,6 +437,8 @@ class Site:
             role=role,
             run=run,
             other=other,
+            run_at=self.when(run.created_at),
+            other_at=self.when(other.created_at),
             run_href=href(path, run_path(run.tenant, run.suite, run.key)),
             other_href=href(path, run_path(other.tenant, other.suite, other.key)),
             suite_href=href(path, suite_path(run.tenant, run.suite)),
@@ -396,9 +454,11 @@ class Site:
                 {
                     "case": row.case or t["where.run"],
                     "check": row.check,
-                    "before": _side(row.before),
-                    "now": _side(row.now),
-                    "change": "" if row.delta is None else f"{row.delta:+.6f}",
+                    "before": self._side(row.before, digits[row.check]),
+                    "now": self._side(row.now, digits[row.check]),
+                    "change": ""
+                    if row.delta is None
+                    else self.f.change(row.delta, digits[row.check]),
                     "verdict": "threshold" if row.threshold_moved else row.verdict,
                     "changed": row.verdict != "same",
                     "line": (row.case, row.check) in marked,
@@ -408,7 +468,22 @@ class Site:
             charts=compare_charts(rows, t),
         )
 
-    def header(self, run: RedactedRun) -> list[tuple[str, str]]:
+    def _side(self, check: Check | None, digits: int) -> dict[str, str] | None:
+        """One run's side of a comparison row: its score, and its sampled range if any."""
+        if check is None:
+            return None
+        verdict = check.verdict
+        interval = check.sampled
+        score = "" if verdict.score is None else self.f.score(verdict.score, digits)
+        return {
+            "score": score or self.f.unknown,
+            "interval": f"{self.f.score(interval[0], digits)}–{self.f.score(interval[1], digits)}"
+            if interval
+            else "",
+            "status": STATUS_LETTER[verdict.status],
+        }
+
+    def header(self, run: RedactedRun) -> list[tuple[str, str | Markup]]:
         """The header facts of a run page, as (label, value) pairs."""
         t = self.t
 
@@ -419,11 +494,11 @@ class Site:
             ]
             return ", ".join(shown) or t["fact.none"]
 
-        facts = [
+        facts: list[tuple[str, str | Markup]] = [
             (t["fact.tenant"], run.tenant),
             (t["fact.suite"], run.suite),
             (t["fact.environment"], run.environment),
-            (t["fact.created_at"], run.created_at),
+            (t["fact.created_at"], self.when(run.created_at)),
             (t["fact.commit"], run.git_commit or t["fact.no_commit"]),
             (t["fact.schema"], str(run.schema_version)),
             (t["fact.config_hash"], run.config_hash),
@@ -436,8 +511,8 @@ class Site:
             facts.append(
                 (
                     t["fact.usage"],
-                    f"{t['fact.target']}: {target.calls} · {number(target.spent_usd)} USD; "
-                    f"{t['fact.judge']}: {judge.calls} · {number(judge.spent_usd)} USD",
+                    f"{t['fact.target']}: {self.f.count(target.calls)} · {self.cost(target)}; "
+                    f"{t['fact.judge']}: {self.f.count(judge.calls)} · {self.cost(judge)}",
                 )
             )
         if run.rejudged_from:
@@ -498,14 +573,24 @@ def comparison(run: RedactedRun, other: RedactedRun) -> Comparison:
         return Comparison(None, (), str(reason))
 
 
-def _side(check: Check | None) -> dict[str, str] | None:
-    """One run's side of a comparison row: its score, and its sampled interval if any."""
-    if check is None:
-        return None
-    verdict = check.verdict
-    interval = check.sampled
+def comparison_places(rows: Sequence[Row]) -> dict[str, int]:
+    """Decimals for each check of a comparison: its scores, samples and changes, both runs."""
+    values: dict[str, list[float]] = {}
+    changes: dict[str, list[float]] = {}
+    tolerance: dict[str, float] = {}
+    for row in rows:
+        for side in (row.before, row.now):
+            if side is not None:
+                verdict = side.verdict
+                values.setdefault(row.check, []).extend(
+                    v
+                    for v in (verdict.score, verdict.sample_min, verdict.sample_max)
+                    if v is not None
+                )
+                tolerance.setdefault(row.check, verdict.tolerance)
+        if row.delta is not None:
+            changes.setdefault(row.check, []).append(row.delta)
     return {
-        "score": number(verdict.score),
-        "interval": f"{number(interval[0])}–{number(interval[1])}" if interval else "",
-        "status": STATUS_LETTER[verdict.status],
+        check: places(values.get(check, []), tolerance.get(check) or None, changes.get(check, ()))
+        for check in {row.check for row in rows}
     }

@@ -26,6 +26,7 @@ class Point:
     low: float | None
     high: float | None
     threshold: float | None
+    tolerance: float | None = None
 
 
 @dataclass(frozen=True)
@@ -59,6 +60,10 @@ class RunSummary:
 
     def point(self, check: str) -> Point | None:
         return next((p for p in self.points if p.check == check), None)
+
+    def tolerance(self, check: str) -> float | None:
+        found = self.point(check)
+        return found.tolerance if found else None
 
     def to_json(self) -> dict[str, Any]:
         return asdict(self)
@@ -96,6 +101,7 @@ def _point(check: str, verdicts: list[RedactedVerdict]) -> Point:
         min(x for x in lows if x is not None) if scored else None,
         max(x for x in highs if x is not None) if scored else None,
         verdicts[0].threshold,
+        verdicts[0].tolerance,
     )
 
 

@@ -10,8 +10,11 @@
     return rows.map(function (row) { return row[n]; });
   }
 
+  // An exact figure, as the page's language writes numbers.
   function six(value) {
-    return value === null || value === undefined ? "" : value.toFixed(6);
+    if (value === null || value === undefined) return "";
+    return value.toLocaleString(document.documentElement.lang,
+                                {minimumFractionDigits: 2, maximumFractionDigits: 6});
   }
 
   function history(d) {
@@ -21,13 +24,14 @@
       {type: "scatter", mode: "lines", x: d.x, y: d.low, fill: "tonexty", fillcolor: BAND,
        line: {width: 0}, name: d.labels.band},
       {type: "scatter", mode: "lines+markers", x: d.x, y: d.score, line: {color: LINE},
-       name: d.labels.score},
+       name: d.labels.score, text: d.ticks, hovertemplate: "%{text}<br>%{y}<extra></extra>"},
       {type: "scatter", mode: "lines", x: d.x, y: d.threshold,
        line: {color: STATUS[1], dash: "dash"}, name: d.labels.threshold}
     ];
     var layout = {
       margin: {l: 48, r: 16, t: 24, b: 64},
-      xaxis: {type: "category", tickangle: -30, automargin: true},
+      xaxis: {tickmode: "array", tickvals: d.x, ticktext: d.ticks, tickangle: -30,
+              automargin: true},
       yaxis: {range: [-0.02, 1.05], title: {text: d.labels.score}},
       legend: {orientation: "h", y: 1.15},
       shapes: d.marks.map(function (mark) {
