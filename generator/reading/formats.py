@@ -86,6 +86,21 @@ def places(
     return found
 
 
+def threshold_places(
+    scores: Iterable[float], threshold: float, tolerance: float | None = None
+) -> int:
+    """Decimals for one check's scores in a table: as its tolerance needs (``PLACES`` at least),
+    and more (up to six) only where a score that is not its threshold would print as it. Two
+    scores of one check that differ by less than the tolerance may print alike: the tolerance
+    says the difference does not matter; a failing 0.699 printed as the threshold 0.70 would."""
+    limit = _decimal(threshold)
+    near = {_decimal(s) for s in scores} - {limit}
+    found = max(PLACES, _first_place(tolerance) if tolerance else 0)
+    while found < PRECISION and any(_rounded(s, found) == _rounded(limit, found) for s in near):
+        found += 1
+    return found
+
+
 def exact(value: float) -> str:
     """The stored figure, for a tooltip: six decimals at most, a point in every language."""
     text = f"{at_precision(value):.{PRECISION}f}".rstrip("0")

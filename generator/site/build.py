@@ -161,23 +161,21 @@ def _footer(look: Look, locale: str) -> str:
     return "<br>".join(lines)
 
 
-_TO_DARK, _TO_LIGHT = "runsite-scheme-dark", "runsite-scheme-light"
-"""The schemes' switches, named in each page's language once the theme has built it."""
 _LIGHT = {"media": "(prefers-color-scheme: light)", "scheme": "default"}
 _DARK = {"media": "(prefers-color-scheme: dark)", "scheme": "slate"}
 
 
 def schemes(palette: Any) -> list[dict[str, Any]]:
     """The site's colour schemes: a light and a dark one that follow the reader's system, in
-    the user's colours, each with the switch to the other; a list of schemes the user wrote
-    is kept as it is."""
+    the user's colours; a list of schemes the user wrote (with switches, say) is kept as it
+    is."""
     if isinstance(palette, list):
         return palette
     colours = {k: v for k, v in (palette or {}).items() if k in ("primary", "accent")}
     colours = colours or {"primary": "indigo", "accent": "indigo"}
     return [
-        {**_LIGHT, **colours, "toggle": {"icon": "material/brightness-4", "name": _TO_DARK}},
-        {**_DARK, **colours, "toggle": {"icon": "material/brightness-7", "name": _TO_LIGHT}},
+        {**_LIGHT, **colours},
+        {**_DARK, **colours},
     ]
 
 
@@ -316,7 +314,7 @@ def language_links(out: Path, default: str, site_url: str | None) -> None:
     switch says the same, so those links go. The home pages switch language through absolute
     links (``/``, ``/it/``), which miss a site served under a sub-path: they become relative.
     A 404 page, served at any address, switches to each language's home, as the site's address
-    (``site_url``) places it. The switches of colour scheme are named in the page's language.
+    (``site_url``) places it.
     """
     root = urlparse(site_url).path if site_url else "/"
     root = root if root.endswith("/") else root + "/"
@@ -325,11 +323,6 @@ def language_links(out: Path, default: str, site_url: str | None) -> None:
         text = page.read_text(encoding="utf-8")
         fixed = _ALTERNATE.sub("", text)
         folder = page.parent.relative_to(out).as_posix()
-        locale = next(
-            (lo for lo, home in homes.items() if home and f"{folder}/".startswith(home)), default
-        )
-        t = LABELS[locale]
-        fixed = fixed.replace(_TO_DARK, t["scheme.dark"]).replace(_TO_LIGHT, t["scheme.light"])
         if page.name == "404.html":
             fixed = _SWITCH.sub(lambda m: f"{m[1]}{root}{homes[m[4]]}{m[3]}", fixed)
         elif page.name == "index.html" and folder in {h.rstrip("/") or "." for h in homes.values()}:

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from generator.document.redacted import RedactedResponse, RedactedRun, RedactedVerdict
-from generator.reading.formats import places
+from generator.reading.formats import threshold_places
 from generator.reading.memo import once_per_run
 from generator.site.charts import STATUS_LETTER
 from generator.site.readings import alone, on_the_line
@@ -70,8 +70,8 @@ def check_rows(run: RedactedRun) -> list[CheckRow]:
                 score=sum(scores) / len(scores) if scores else None,
                 threshold=verdicts[0].threshold,
                 tolerance=verdicts[0].tolerance,
-                places=places(
-                    [*scores, *(v.threshold for v in verdicts)], verdicts[0].tolerance or None
+                places=threshold_places(
+                    scores, verdicts[0].threshold, verdicts[0].tolerance or None
                 ),
             )
         )

@@ -130,7 +130,8 @@ def interval_chart(run: RedactedRun, labels: Mapping[str, str]) -> Chart | None:
     The data names each case and check once, and each check's threshold once. Its rows are
     one flat list, ``stride`` numbers a row: case, check, min, max, score, status (an index of
     ``STATUSES``) and, when some verdict's threshold is not its check's, the threshold; the
-    run-level row's case is ``-1``; numbers in millionths. Its text table is written by
+    run-level row's case is ``-1``; numbers in millionths. Where every case sampled every
+    check (``dense``), a row's place says its case and check, and it leaves them out. Its text table is written by
     ``charts.js`` from the same rows: a run of 30 cases and 6 checks would otherwise carry
     every number twice.
     """
@@ -161,7 +162,10 @@ def interval_chart(run: RedactedRun, labels: Mapping[str, str]) -> Chart | None:
     if not rows:
         return None
     varied = any(row[6] != thresholds[row[1]] for row in rows)
-    stride = 7 if varied else 6
+    width = len(checks)
+    dense = [row[:2] for row in rows] == [[n // width, n % width] for n in range(len(rows))]
+    skip = 2 if dense else 0
+    stride = (7 if varied else 6) - skip
     columns = (
         "column.check",
         "column.min",
@@ -177,7 +181,8 @@ def interval_chart(run: RedactedRun, labels: Mapping[str, str]) -> Chart | None:
         "checks": list(checks),
         "thresholds": thresholds,
         "stride": stride,
-        "rows": [number for row in rows for number in row[:stride]],
+        "dense": dense,
+        "rows": [number for row in rows for number in row[skip : skip + stride]],
         "labels": {k: labels[f"chart.{k}"] for k in ("score", "band", "threshold")},
         "statuses": [labels[f"status.{status}"] for status in STATUSES],
     }

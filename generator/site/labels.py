@@ -10,8 +10,6 @@ from __future__ import annotations
 
 EN: dict[str, str] = {
     "site.home": "Home",
-    "scheme.dark": "Switch to the dark scheme",
-    "scheme.light": "Switch to the light scheme",
     "site.suites": "Suites",
     "home.title": "Evaluation runs",
     "home.suites": "Suites",
@@ -156,8 +154,6 @@ EN: dict[str, str] = {
 
 IT: dict[str, str] = {
     "site.home": "Inizio",
-    "scheme.dark": "Passa ai colori scuri",
-    "scheme.light": "Passa ai colori chiari",
     "site.suites": "Suite",
     "home.title": "Esecuzioni delle valutazioni",
     "home.suites": "Suite",

@@ -60,9 +60,14 @@
   // numbers back from millionths.
   function intervalRows(d) {
     var rows = [];
+    var width = d.checks.length;
     for (var at = 0; at < d.rows.length; at += d.stride) {
       var row = d.rows.slice(at, at + d.stride);
-      var threshold = d.stride > 6 ? row[6] : d.thresholds[row[1]];
+      if (d.dense) {
+        var place = at / d.stride;
+        row = [Math.floor(place / width), place % width].concat(row);
+      }
+      var threshold = row.length > 6 ? row[6] : d.thresholds[row[1]];
       rows.push([row[0], row[1]].concat([row[2], row[3], row[4]].map(fromMillionths),
                 [row[5], fromMillionths(threshold)]));
     }

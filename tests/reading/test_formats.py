@@ -148,3 +148,13 @@ def test_the_short_form_is_in_utc_and_gains_seconds_only_where_a_column_needs_th
     assert not needs_seconds([run1, run1, "2026-11-29T22:44:00.000000+00:00"])
     # the same minute written in two offsets is one minute
     assert needs_seconds(["2026-12-01T08:30:05+00:00", "2026-12-01T10:30:59+02:00"])
+
+
+def test_a_checks_scores_print_to_its_tolerance_and_never_as_its_threshold_when_they_are_not():
+    from generator.reading.formats import threshold_places
+
+    assert threshold_places([0.8104, 0.8099, 0.91], 0.7, 0.05) == 2
+    assert threshold_places([0.699, 0.8], 0.7, 0.05) == 3
+    assert threshold_places([0.699999, 0.8], 0.7, 0.05) == 6
+    assert threshold_places([0.81234], 0.7, 0.001) == 3
+    assert threshold_places([0.7, 0.9], 0.7) == 2
