@@ -44,6 +44,9 @@ def build(out: Path | None, full: bool, jobs: int | None, root: Path | None) -> 
 
     archive = _open(root)
     target = (out or archive.layout.root / "site").resolve()
+    drift = archive.drift()
+    if drift:
+        click.echo(f"runsite: {drift}", err=True)
     with _progress_bar("building") as progress:
         published = publish(archive, target, progress, full=full, jobs=jobs)
     click.echo(

@@ -77,6 +77,7 @@ def test_the_build_publishes_nothing_the_working_tree_adds_or_changes(runsite, t
     result = runsite("build", "--root", str(tampered), "--out", str(tampered / "site"))
     assert result.exit_code == 0, result.output
     assert result.stdout.startswith("2 runs, ")
+    assert "runs/ differs from HEAD (2 files not committed, 2 changed)" in result.stderr
     site = b"".join(p.read_bytes() for p in (tampered / "site").rglob("*") if p.is_file())
     for marker in (OUTSIDE, UNCOMMITTED, UNTRACKED, SYSTEM):
         assert marker.encode() not in site, marker
