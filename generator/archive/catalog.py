@@ -67,12 +67,7 @@ def committed(layout: Layout, store: GitStore) -> tuple[list[ArchivedRun], dict[
     baselines: dict[Suite, str] = {}
     for place, (mode, sha) in sorted(store.tree(store.path(layout.runs)).items()):
         shown = layout.shown(store.top / place)
-        if mode not in FILES:
-            kind = "a symbolic link" if mode == "120000" else "a submodule"
-            raise ArchiveRefused(
-                f"{shown}: {kind} committed in runs/, where runsite reads only the files it "
-                "writes; git rm it"
-            )
+        refuse_unless_file(mode, shown)
         parts = shown.split("/")
         if len(parts) != 4:
             continue
@@ -86,6 +81,16 @@ def committed(layout: Layout, store: GitStore) -> tuple[list[ArchivedRun], dict[
     runs.sort(key=lambda run: (run.tenant, run.suite, run.key))
     runs.sort(key=lambda run: run.instant, reverse=True)
     return runs, baselines
+
+
+def refuse_unless_file(mode: str, shown: str) -> None:
+    """A committed entry of ``runs/`` that is not a file (a link, a submodule) is refused."""
+    if mode not in FILES:
+        kind = "a symbolic link" if mode == "120000" else "a submodule"
+        raise ArchiveRefused(
+            f"{shown}: {kind} committed in runs/, where runsite reads only the files it "
+            "writes; git rm it"
+        )
 
 
 class _Facts:

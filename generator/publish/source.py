@@ -15,6 +15,7 @@ from datetime import datetime
 from pathlib import Path
 
 from generator.archive import Archive
+from generator.archive.catalog import refuse_unless_file
 from generator.archive.layout import BASELINE, unsafe
 from generator.errors import ArchiveRefused, DocumentRefused
 
@@ -50,12 +51,13 @@ def committed(archive: Archive) -> Committed:
     prefix = store.path(archive.layout.runs)
     runs: list[Listed] = []
     pointers: dict[tuple[str, str], str] = {}
-    for path, blob in sorted(store.tracked(prefix).items()):
+    for path, (mode, blob) in sorted(store.tree(prefix).items()):
         parts = path[len(prefix) + 1 :].split("/")
+        shown = f"{archive.layout.shown(archive.layout.runs)}/{'/'.join(parts)}"
+        refuse_unless_file(mode, shown)
         if len(parts) != 3 or any(unsafe(part) for part in parts):
             continue
         tenant, suite, name = parts
-        shown = f"{archive.layout.shown(archive.layout.runs)}/{'/'.join(parts)}"
         if name == BASELINE:
             pointers[(tenant, suite)] = blob
         elif name.endswith(".json"):
