@@ -1,0 +1,70 @@
+"""Putting a site in place: builds to one folder take turns, no staging folder outlives a
+build, and runsite never touches a folder it did not make."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from click.testing import Result
+
+from tests._helpers import a_run_at
+
+
+def _archive_with_runs(
+    archive: Path, runsite: Callable[..., Result], write_json: Callable[[Any, str], Path]
+) -> Path:
+    for second in (1, 2):
+        path = write_json(a_run_at(second), f"{second}.json")
+        assert runsite("import", "--root", str(archive), str(path)).exit_code == 0
+    return archive
+
+
+def test_builds_to_one_folder_at_once_all_succeed_one_after_the_other(
+    archive: Path,
+    runsite: Callable[..., Result],
+    write_json: Callable[[Any, str], Path],
+    git_environment: Any,
+):
+    _archive_with_runs(archive, runsite, write_json)
+    out = archive.parent / "public"
+    command = [
+        sys.executable,
+        "-m",
+        "generator",
+        "build",
+        "--root",
+        str(archive),
+        "--out",
+        str(out),
+    ]
+    builds = [
+        subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=os.environ)
+        for _ in range(4)
+    ]
+    results = [(build.wait(), build.stderr.read() if build.stderr else b"") for build in builds]
+    assert [code for code, _ in results] == [0, 0, 0, 0], results
+    assert (out / "index.html").is_file()
+    assert not list(archive.parent.glob(".runsite-public-*"))
+
+
+def test_a_killed_builds_staging_is_removed_and_a_users_folder_beside_the_site_kept(
+    archive: Path, runsite: Callable[..., Result], write_json: Callable[[Any, str], Path]
+):
+    _archive_with_runs(archive, runsite, write_json)
+    out = archive.parent / "public"
+    leftover = archive.parent / ".runsite-public-abc123"
+    (leftover / "site").mkdir(parents=True)
+    (leftover / "site" / "index.html").write_text("half a site")
+    mine = archive.parent / ".public.old"
+    mine.mkdir()
+    (mine / "notes.txt").write_text("keep me")
+    assert runsite("build", "--root", str(archive), "--out", str(out)).exit_code == 0
+    assert runsite("build", "--root", str(archive), "--out", str(out), "--full").exit_code == 0
+    assert not leftover.exists()
+    assert (mine / "notes.txt").read_text() == "keep me"
+    assert (out / "index.html").is_file()
