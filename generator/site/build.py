@@ -28,6 +28,7 @@ from urllib.parse import urlparse
 
 import yaml
 from jinja2 import Environment, FileSystemLoader, StrictUndefined
+from markupsafe import Markup
 
 from generator.errors import Refused
 from generator.site.labels import LABELS, LOCALES
@@ -73,12 +74,24 @@ class SiteSettings:
 
 def environment() -> Environment:
     """The jinja2 environment of the site's templates: autoescaping HTML, strict on names."""
-    return Environment(
+    made = Environment(
         loader=FileSystemLoader(str(TEMPLATES)),
         autoescape=True,
         undefined=StrictUndefined,
         keep_trailing_newline=True,
     )
+    made.filters["css_string"] = css_string
+    return made
+
+
+def css_string(text: str) -> Markup:
+    """``text`` as a quoted CSS string inside a ``<style>``: every character but letters,
+    digits and spaces written as a CSS escape, so nothing in it can end the string or the
+    element."""
+    escaped = "".join(
+        c if c.isascii() and (c.isalnum() or c == " ") else f"\\{ord(c):x} " for c in text
+    )
+    return Markup(f'"{escaped}"')
 
 
 def stage(pages: Iterable[tuple[str, Page]], docs: Path, look: Look) -> None:

@@ -360,6 +360,7 @@ class Site:
         judged = passed + failed
         path = run_path(run.tenant, run.suite, run.key)
         names, cases = case_matrix(run)
+        intervals = interval_chart(run, self.t)
         digits = {row.name: row.places for row in check_rows(run)}
 
         def compared(other: str | None) -> str | None:
@@ -394,7 +395,8 @@ class Site:
                 }
                 for row in check_rows(run)
             ],
-            intervals=interval_chart(run, self.t),
+            intervals=intervals,
+            interval_heights=[80 + 24 * count for count in intervals.parts] if intervals else [],
             check_names=names,
             cases=[
                 case
