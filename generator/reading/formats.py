@@ -116,6 +116,14 @@ def threshold_places(
     return found
 
 
+def change_places(changes: Iterable[float], places: int) -> int:
+    """``places``, or more (up to six) until no change that is not zero prints as zero."""
+    moved = {_millionths(c) for c in changes} - {0}
+    while places < PRECISION and any(_at(m, places) == 0 for m in moved):
+        places += 1
+    return places
+
+
 def exact(value: float) -> str:
     """The stored figure, for a tooltip: six decimals at most, a point in every language."""
     text = f"{at_precision(value):.{PRECISION}f}".rstrip("0")

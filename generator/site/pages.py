@@ -24,7 +24,7 @@ from generator.document.redacted import RedactedRun
 from generator.reading import NotComparable, catalog, explain
 from generator.reading.checks import Check
 from generator.reading.facts import SECTIONS, Reading
-from generator.reading.formats import formats, needs_seconds, places
+from generator.reading.formats import change_places, formats, needs_seconds, threshold_places
 from generator.reading.locales import against_previous
 from generator.reading.render import sentence
 from generator.reading.table import Row, comparison_rows
@@ -441,7 +441,7 @@ class Site:
         rows = compared.rows
         counts = {verdict: sum(row.verdict == verdict for row in rows) for verdict in VERDICT_ORDER}
         marked = on_the_line(reading) if reading else set()
-        digits = comparison_places(rows)
+        digits = compared.places
         return self._body(
             "diff",
             path,
@@ -600,39 +600,43 @@ class Site:
 @dataclass(frozen=True)
 class Comparison:
     """What a comparison page shows, made once for both languages: the reading of the run
-    against the other, its table, or the reason the two cannot be compared."""
+    against the other, its table and the decimals of each check's figures, or the reason the
+    two cannot be compared."""
 
     reading: Reading | None
     rows: tuple[Row, ...]
     reason: str | None
+    places: Mapping[str, int] = field(default_factory=dict)
 
 
 def comparison(run: RedactedRun, other: RedactedRun) -> Comparison:
     """``run`` against ``other``."""
     try:
-        return Comparison(explain(run, other), tuple(comparison_rows(run, other)), None)
+        rows = tuple(comparison_rows(run, other))
+        return Comparison(explain(run, other), rows, None, comparison_places(rows))
     except NotComparable as reason:
         return Comparison(None, (), str(reason))
 
 
 def comparison_places(rows: Sequence[Row]) -> dict[str, int]:
-    """Decimals for each check of a comparison: its scores, samples and changes, both runs."""
-    values: dict[str, list[float]] = {}
-    changes: dict[str, list[float]] = {}
-    tolerance: dict[str, float] = {}
+    """Decimals for each check of a comparison: as its tolerance needs, more where a score
+    would read as its threshold or a change as none."""
+    found: dict[str, tuple[list[float], float, float | None, list[float]]] = {}
     for row in rows:
         for side in (row.before, row.now):
             if side is not None:
                 verdict = side.verdict
-                values.setdefault(row.check, []).extend(
+                values, _, _, _ = found.setdefault(
+                    row.check, ([], verdict.threshold, verdict.tolerance or None, [])
+                )
+                values += [
                     v
                     for v in (verdict.score, verdict.sample_min, verdict.sample_max)
                     if v is not None
-                )
-                tolerance.setdefault(row.check, verdict.tolerance)
+                ]
         if row.delta is not None:
-            changes.setdefault(row.check, []).append(row.delta)
+            found[row.check][3].append(row.delta)
     return {
-        check: places(values.get(check, []), tolerance.get(check) or None, changes.get(check, ()))
-        for check in {row.check for row in rows}
+        check: change_places(changes, threshold_places(values, threshold, tolerance))
+        for check, (values, threshold, tolerance, changes) in found.items()
     }

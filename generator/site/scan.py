@@ -287,13 +287,17 @@ class OwnPages:
     redacted runs, each written through jinja2's escaping, never decoded, split by markup or
     re-cased. So what the normalised scan would find in such a page, this finds too, without
     decoding the page: the check a build makes of the thousands of pages it keeps.
+
+    Case: the page's ASCII letters are lowered byte by byte (the pass stays in C); a form's
+    letters outside ASCII are sought as written, all upper and all lower case.
     """
 
     def __init__(self, payload: Mapping[str, str]) -> None:
         by_form: dict[bytes, str] = {}
         for string, field in payload.items():
             for form in carried_forms(string):
-                by_form.setdefault(_bytes(form.casefold()), field)
+                for cased in {form, form.upper(), form.lower(), form.casefold()}:
+                    by_form.setdefault(_bytes(cased).lower(), field)
         self._fields = list(by_form.values())
         self._automaton = BytesAhoCorasick(list(by_form)) if by_form else None
 
@@ -301,5 +305,5 @@ class OwnPages:
         """The fields of every payload string the page ``data`` carries."""
         if self._automaton is None:
             return set()
-        text = _bytes(data.decode("utf-8", "surrogateescape").casefold())
-        return {self._fields[i] for i, _, _ in self._automaton.find_matches_as_indexes(text)}
+        found = self._automaton.find_matches_as_indexes(data.lower(), overlapping=True)
+        return {self._fields[i] for i, _, _ in found}

@@ -176,3 +176,18 @@ def test_a_short_string_counts_in_its_own_case_only_so_a_label_is_no_leak(tmp_pa
     assert scan(tmp_path, payload) == []
     _write(tmp_path, "404.html", "<h1>404 - n&#111;t <i>found</i></h1>")
     assert scan(tmp_path, payload) == [Leak("404.html", "results[2].verdicts[0].metadata.target")]
+
+
+def test_a_kept_page_is_searched_in_every_form_and_case_its_templates_write_a_value():
+    from generator.site.scan import OwnPages
+
+    sought = OwnPages({"Jane O'Neil, 4 Privet Drive": "output", "Müller-Lüdenscheidt": "input"})
+    for page, fields in (
+        (b"<td>Jane O&#39;Neil, 4 Privet Drive</td>", {"output"}),
+        (b"<td>JANE O&#39;NEIL, 4 PRIVET DRIVE</td>", {"output"}),
+        (b'{"x": "jane o\\u0027neil, 4 privet drive"}', {"output"}),
+        ("<p>MÜLLER-LÜDENSCHEIDT</p>".encode(), {"input"}),
+        ("<p>müller-lüdenscheidt</p>".encode(), {"input"}),
+        (b"<p>Jane O'Neil of 4 Privet Drive</p>", set()),
+    ):
+        assert sought.fields_in(page) == fields, page
