@@ -70,31 +70,50 @@ def committed(archive: Archive) -> Committed:
     return Committed(store.git_dir, tuple(runs), references)
 
 
+READS = 16
+"""Blobs one ``git cat-file`` reads before a fresh one takes over: git keeps what it inflated
+(about 100 MB after 200 documents of an archive's packs), so a long-lived one would be the
+largest process of a build."""
+
+
 class Blobs:
-    """Reads git objects by id through one long-lived ``git cat-file --batch``."""
+    """Reads git objects by id through ``git cat-file --batch``, a fresh one every ``READS``."""
 
     def __init__(self, git_dir: Path) -> None:
-        self._process = subprocess.Popen(
-            ["git", f"--git-dir={git_dir}", "cat-file", "--batch"],
-            stdin=subprocess.PIPE,
-            stdout=subprocess.PIPE,
-        )
+        self._git_dir = git_dir
+        self._process: subprocess.Popen[bytes] | None = None
+        self._reads = 0
+
+    def _started(self) -> subprocess.Popen[bytes]:
+        if self._process is None or self._reads >= READS:
+            self.close()
+            self._process = subprocess.Popen(
+                ["git", f"--git-dir={self._git_dir}", "cat-file", "--batch"],
+                stdin=subprocess.PIPE,
+                stdout=subprocess.PIPE,
+            )
+            self._reads = 0
+        self._reads += 1
+        return self._process
 
     def read(self, blob: str) -> bytes:
-        assert self._process.stdin is not None and self._process.stdout is not None
-        self._process.stdin.write(f"{blob}\n".encode())
-        self._process.stdin.flush()
-        header = self._process.stdout.readline().split()
+        process = self._started()
+        assert process.stdin is not None and process.stdout is not None
+        process.stdin.write(f"{blob}\n".encode())
+        process.stdin.flush()
+        header = process.stdout.readline().split()
         if len(header) != 3 or header[1] != b"blob":
             raise ArchiveRefused(f"git cat-file: {blob} is not a blob of this repository")
-        data = self._process.stdout.read(int(header[2]))
-        self._process.stdout.read(1)
+        data = process.stdout.read(int(header[2]))
+        process.stdout.read(1)
         return data
 
     def close(self) -> None:
-        if self._process.stdin:
-            self._process.stdin.close()
-        self._process.wait()
+        if self._process is not None:
+            if self._process.stdin:
+                self._process.stdin.close()
+            self._process.wait()
+            self._process = None
 
     def __enter__(self) -> Blobs:
         return self
