@@ -15,6 +15,7 @@ import pytest
 from click.testing import CliRunner, Result
 
 from generator.cli import cli
+from tests._helpers import a_run_at
 from tests.conftest import CORPUS, git_identity
 from tests.site.conftest import planted
 
@@ -30,6 +31,9 @@ WORSE = {
 }
 """The four checks of the recorded pair that got worse (its README, and digline's report)."""
 SITE_URL = "https://evals.example.org/acme/"
+HOSTILE = "\"'><img src=x onerror=alert(1)>"
+"""Markup and quotes in a tenant's and a suite's name (which hold no slash): they reach the
+page's HTML, its title and the CSS string of its printed header."""
 
 
 def bench_run(n: int) -> dict[str, Any]:
@@ -57,6 +61,8 @@ def archive(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
         incoming.mkdir()
         marked = planted() | {"created_at": "2026-11-30T08:00:00.000000+00:00"}
         (incoming / "planted.json").write_text(json.dumps(marked), encoding="utf-8")
+        named = a_run_at(3, tenant=f"t{HOSTILE}", suite=f"s{HOSTILE}")
+        (incoming / "hostile.json").write_text(json.dumps(named), encoding="utf-8")
         for n in (0, 4):
             (incoming / f"bench-{n}.json").write_text(json.dumps(bench_run(n)), encoding="utf-8")
         imported = runsite(

@@ -7,6 +7,7 @@ import re
 from pathlib import Path
 
 import pytest
+from click.testing import Result
 
 from generator.report.page import css_string, linked
 from tests._helpers import MARKERS
@@ -16,9 +17,9 @@ LIMIT = 1_500_000
 """The most bytes a report may have to travel by mail."""
 
 
-def _text(result) -> str:
+def _text(result: Result) -> str:
     assert result.exit_code in (0, 1, 2), result.output
-    return result.stdout
+    return str(result.stdout)
 
 
 def test_a_planted_run_gives_a_report_with_no_marker_in_it(report, tmp_path: Path):
@@ -26,7 +27,9 @@ def test_a_planted_run_gives_a_report_with_no_marker_in_it(report, tmp_path: Pat
     result = report("planted@latest", "--out", str(out))
     assert result.exit_code in (0, 2), result.output
     text = out.read_text(encoding="utf-8")
-    assert [field for field, marker in MARKERS.items() if marker.casefold() in text.casefold()] == []
+    assert [
+        field for field, marker in MARKERS.items() if marker.casefold() in text.casefold()
+    ] == []
     assert "&lt;script&gt;alert(1)&lt;/script&gt;" in text
     assert "<script>alert(1)" not in text
 
@@ -55,7 +58,7 @@ def test_the_copyright_goes_on_the_report_as_text(archive: Path, report):
 
 def test_a_run_report_is_the_run_page_with_the_disclosure_on_its_face(report):
     text = _text(report(RUN2))
-    assert text.startswith("<!doctype html>\n<html lang=\"en\">")
+    assert text.startswith('<!doctype html>\n<html lang="en">')
     head = text[text.index('<header class="report-head">') : text.index("</header>")]
     assert "Made from the redacted run only." in head
     assert "Disclosure (runsite.toml of the archive): Nothing beyond what always travels." in head
@@ -96,10 +99,13 @@ def test_a_report_loads_nothing_and_links_only_to_the_site(archive: Path, report
 
 
 def test_the_same_run_and_options_give_the_same_bytes(report, tmp_path: Path):
-    first, second = tmp_path / "1.html", tmp_path / "2.html"
-    assert report("bench@latest", "--against", "bench@latest~1", "--out", str(first)).exit_code in (0, 1)
-    assert report("bench@latest", "--against", "bench@latest~1", "--out", str(second)).exit_code in (0, 1)
-    assert first.read_bytes() == second.read_bytes()
+    written = []
+    for name in ("1.html", "2.html"):
+        out = tmp_path / name
+        result = report("bench@latest", "--against", "bench@latest~1", "--out", str(out))
+        assert result.exit_code in (0, 1), result.output
+        written.append(out.read_bytes())
+    assert written[0] == written[1]
 
 
 def test_a_run_of_the_bench_shape_fits_in_a_mail(report, tmp_path: Path):
@@ -108,7 +114,7 @@ def test_a_run_of_the_bench_shape_fits_in_a_mail(report, tmp_path: Path):
     size = out.stat().st_size
     assert size <= LIMIT, size
     text = out.read_text(encoding="utf-8")
-    assert text.count('<g><title>case-') == 180
+    assert text.count("<g><title>case-") == 180
 
 
 @pytest.mark.parametrize(
