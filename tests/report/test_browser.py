@@ -5,15 +5,13 @@ file printed on A4 with its charts, whole tables, and a header naming the run on
 from __future__ import annotations
 
 import io
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from playwright.sync_api import Browser, ConsoleMessage, Dialog, Page, Request, sync_playwright
+from playwright.sync_api import Browser, ConsoleMessage, Dialog, Page, Request
 from pypdf import PdfReader
 
 from tests.report.conftest import HOSTILE, RUN2, runsite
-from tests.site.test_browser import CHROMIUM, FLAGS
 
 A4_CONTENT = 703
 """CSS pixels across an A4 page inside the report's margins (210 mm less 2 × 12 mm)."""
@@ -37,17 +35,6 @@ def reports(archive: Path, tmp_path_factory: pytest.TempPathFactory) -> dict[str
         assert result.exit_code in (0, 1, 2), result.output
         made[name] = out
     return made
-
-
-@pytest.fixture(scope="session")
-def browser() -> Iterator[Browser]:
-    assert CHROMIUM.exists(), "the browser tests drive Debian's chromium: apt-get install chromium"
-    with sync_playwright() as playwright:
-        launched = playwright.chromium.launch(
-            executable_path=str(CHROMIUM), headless=True, args=FLAGS
-        )
-        yield launched
-        launched.close()
 
 
 class Opened:

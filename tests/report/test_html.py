@@ -3,7 +3,10 @@ redacted runs, searched for their payload before a byte is written."""
 
 from __future__ import annotations
 
+import os
 import re
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -158,3 +161,37 @@ def test_links_to_other_pages_become_addresses_or_text():
     assert linked(html, "https://s.example/runs/a/b/k/") == (
         '<a href="https://s.example/runs/a/x/">x</a> <a href="#case-1">1</a>'
     )
+
+
+def test_two_runs_of_which_no_check_pairs_give_a_report_that_says_so_and_exit_2(report):
+    page = report("bench@latest", "--against", RUN1)
+    summary = report("bench@latest", "--against", RUN1, "--format", "markdown")
+    for result in (page, summary):
+        assert result.exit_code == 2, result.output
+        assert "180 new" in result.stdout and "20 gone" in result.stdout
+    assert "No check got worse." in summary.stdout
+
+
+def test_the_bytes_do_not_depend_on_the_process_that_wrote_them(archive: Path):
+    written = []
+    for seed in ("1", "2"):
+        done = subprocess.run(
+            [
+                sys.executable,
+                "-m",
+                "generator",
+                "report",
+                "--root",
+                str(archive),
+                RUN2,
+                "--baseline",
+                "--locale",
+                "it",
+            ],
+            capture_output=True,
+            env={**os.environ, "PYTHONHASHSEED": seed},
+            check=False,
+        )
+        assert done.returncode == 1, done.stderr
+        written.append(done.stdout)
+    assert written[0] == written[1]

@@ -1,16 +1,15 @@
 """How the report is put together: only its reader of the archive holds a full run; its words
-are the glossary's in both languages; the wheel ships its templates."""
+are the glossary's in both languages; the package ships its templates."""
 
 from __future__ import annotations
 
-import subprocess
-import sys
-import zipfile
+import tomllib
 from pathlib import Path
 
 import pytest
 
 from generator.report.labels import REPORT
+from generator.site.build import TEMPLATES
 from tests.reading.test_glossary import rejected_in
 from tests.test_layering import FULL_RUN, PACKAGE, _imports
 
@@ -41,30 +40,13 @@ def test_the_report_uses_no_word_the_glossary_rejects(language):
     assert rejected_in("\n".join(REPORT[language].values()), language) == []
 
 
-def test_the_wheel_ships_the_report_and_its_templates(tmp_path: Path):
-    subprocess.run(
-        [
-            sys.executable,
-            "-m",
-            "pip",
-            "wheel",
-            "-q",
-            "--no-deps",
-            "--no-build-isolation",
-            str(REPOSITORY),
-            "-w",
-            str(tmp_path),
-        ],
-        check=True,
-        cwd=tmp_path,
-    )
-    (wheel,) = tmp_path.glob("runsite-*.whl")
-    shipped = set(zipfile.ZipFile(wheel).namelist())
-    templates = {
-        f"generator/site_templates/report/{path.name}"
-        for path in (REPOSITORY / "site_templates" / "report").iterdir()
+def test_every_folder_of_templates_is_shipped_whole():
+    setuptools = tomllib.loads((REPOSITORY / "pyproject.toml").read_text())["tool"]["setuptools"]
+    folders = {
+        ".".join(("generator.site_templates", *path.parent.relative_to(TEMPLATES).parts))
+        for path in TEMPLATES.rglob("*")
+        if path.is_file() and path.parent != TEMPLATES
     }
-    code = {f"generator/report/{path.name}" for path in (PACKAGE / "report").glob("*.py")}
-    assert templates and templates <= shipped
-    assert code <= shipped
-    assert "generator/cli/report.py" in shipped
+    assert "generator.site_templates.report" in folders
+    assert folders <= set(setuptools["packages"])
+    assert all(setuptools["package-data"].get(folder) == ["*"] for folder in folders)
