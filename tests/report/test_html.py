@@ -14,7 +14,7 @@ from click.testing import Result
 
 from generator.report.page import css_string, linked
 from tests._helpers import MARKERS
-from tests.report.conftest import RUN1, RUN2, SITE_URL, look
+from tests.report.conftest import HOSTILE, RUN1, RUN2, SITE_URL, look
 
 LIMIT = 1_500_000
 """The most bytes a report may have to travel by mail."""
@@ -195,3 +195,12 @@ def test_the_bytes_do_not_depend_on_the_process_that_wrote_them(archive: Path):
         assert done.returncode == 1, done.stderr
         written.append(done.stdout)
     assert written[0] == written[1]
+
+
+def test_runs_of_two_tenants_give_a_report_that_refuses_the_comparison_and_exits_2(report):
+    page = report("bench@latest", "--against", f"s{HOSTILE}@latest")
+    summary = report("bench@latest", "--against", f"s{HOSTILE}@latest", "--format", "markdown")
+    for result in (page, summary):
+        assert result.exit_code == 2, result.output
+        assert "These two runs cannot be compared: " in result.stdout
+        assert "they belong to different tenants" in result.stdout
