@@ -30,8 +30,15 @@ if TYPE_CHECKING:
     type=click.IntRange(min=1),
     help="Processes to build with (default: one per core).",
 )
+@click.option(
+    "--for-files",
+    is_flag=True,
+    help="A site to open from disk: links name index.html; no search (browsers forbid it there).",
+)
 @_root_option
-def build(out: Path | None, full: bool, jobs: int | None, root: Path | None) -> int:
+def build(
+    out: Path | None, full: bool, jobs: int | None, for_files: bool, root: Path | None
+) -> int:
     """Build the bilingual static site of the archive's committed runs, from redacted runs only.
 
     Only the pages whose inputs moved since the last build into the same folder are written;
@@ -48,7 +55,7 @@ def build(out: Path | None, full: bool, jobs: int | None, root: Path | None) -> 
     if drift:
         click.echo(f"runsite: {drift}", err=True)
     with _progress_bar("building") as progress:
-        published = publish(archive, target, progress, full=full, jobs=jobs)
+        published = publish(archive, target, progress, full=full, jobs=jobs, for_files=for_files)
     click.echo(
         f"{published.runs} runs, {published.pages} pages ({published.written} written): "
         f"{published.out}/index.html"

@@ -239,12 +239,13 @@ def publish(
     progress: Callable[[int], Callable[[], None]],
     full: bool = False,
     jobs: int | None = None,
+    for_files: bool = False,
 ) -> Published:
     """Build the archive's site into ``out``, writing only what moved since the last build
     there (everything when ``full``), in ``jobs`` processes (every core by default).
 
     ``progress`` is given the number of steps (runs, then pages) and returns what to call
-    after each.
+    after each. ``for_files`` builds a site to open from disk (see ``SiteSettings``).
     """
     runs = archive.layout.runs.resolve()
     if out.resolve() == runs or runs in out.resolve().parents or out.resolve() in runs.parents:
@@ -252,26 +253,27 @@ def publish(
             f"{out}: the site cannot go in or around runs/; give --out another folder"
         )
     try:
-        return _Build(archive, out, jobs or available_cores()).run(progress, full)
+        return _Build(archive, out, jobs or available_cores(), for_files).run(progress, full)
     except _Restart:
-        return _Build(archive, out, jobs or available_cores()).run(progress, True)
+        return _Build(archive, out, jobs or available_cores(), for_files).run(progress, True)
 
 
 class _Build:
     """One build of one archive into one folder."""
 
-    def __init__(self, archive: Archive, out: Path, jobs: int) -> None:
+    def __init__(self, archive: Archive, out: Path, jobs: int, for_files: bool) -> None:
         self.out = out
         self.jobs = jobs
         self.head = committed(archive)
         self.disclosure = archive.config.disclosure
         self.code = code_digest(PACKAGE, TEMPLATES)
-        self.inputs = digest(self.code, self.disclosure.model_dump(mode="json"))
+        self.inputs = digest(self.code, self.disclosure.model_dump(mode="json"), for_files)
         self.cache = RunCache(archive.layout.root, self.inputs)
         self.settings = SiteSettings(
             name=archive.config.site.name,
             language=archive.config.site.language,
             look=read_look(archive.layout.root / "mkdocs.yml"),
+            for_files=for_files,
         )
         self.folders = {
             locale: "" if locale == self.settings.language else f"{locale}/" for locale in LOCALES
@@ -288,6 +290,7 @@ class _Build:
             {target: content_digest(source.read_bytes()) for target, source in look.files.items()},
             self.settings.name,
             self.settings.language,
+            self.settings.for_files,
             sorted(plan.suites),
         )
 
@@ -306,7 +309,9 @@ class _Build:
             against = self._against(plan)
             judge = {blob for blob, worse in against.items() if worse is None}
             tick = progress(len(head.runs) + len(render))
-            context = Context(head.git_dir, self.disclosure, self.cache, staging)
+            context = Context(
+                head.git_dir, self.disclosure, self.cache, staging, self.settings.for_files
+            )
             summaries, payload, bodies, worse = self._read(
                 context, _chunks(plan, render, read, arrived, judge), tick
             )

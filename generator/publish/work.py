@@ -28,7 +28,7 @@ from generator.errors import DocumentRefused
 from generator.publish.cache import RunCache
 from generator.publish.plan import PageJob, content_digest
 from generator.publish.source import Blobs, Listed
-from generator.site.build import environment
+from generator.site.build import environment, for_files
 from generator.site.labels import LOCALES
 from generator.site.pages import Body, Comparison, Site, comparison, diff_path
 from generator.site.scan import Sought
@@ -75,6 +75,8 @@ class Context:
     disclosure: Disclosure
     cache: RunCache
     staging: Path
+    for_files: bool = False
+    """Whether the pages' links name ``index.html`` (a site opened from disk)."""
     shells: Mapping[tuple[str, str], Shell] | None = None
     sieve: Sieve | None = None
     exact: Sought | None = None
@@ -257,6 +259,8 @@ def wrap(source: Path) -> list[Written]:
     made: set[Path] = set()
     for fields, title, body in json.loads(source.read_text(encoding="utf-8")):
         job = PageJob(**fields)
+        if context.for_files:
+            body = for_files(body)
         page = context.shells[(job.locale, job.kind)].wrap(title, job.path, body)
         data = page.encode("utf-8")
         target = context.staging / "site" / job.file

@@ -28,6 +28,7 @@ from urllib.parse import urlparse
 
 import yaml
 from jinja2 import Environment, FileSystemLoader, StrictUndefined
+from markupsafe import Markup
 
 from generator.errors import Refused
 from generator.site.labels import LABELS, LOCALES
@@ -66,16 +67,31 @@ class SiteSettings:
     """The language a visitor lands on: the other one lives under its own folder."""
     look: Look
     """What the user's mkdocs.yml asks the site to wear."""
+    for_files: bool = False
+    """Whether the site is opened from disk: links name ``index.html``, and there is no
+    search (a browser does not let a page opened from disk load its index)."""
 
 
 def environment() -> Environment:
     """The jinja2 environment of the site's templates: autoescaping HTML, strict on names."""
-    return Environment(
+    made = Environment(
         loader=FileSystemLoader(str(TEMPLATES)),
         autoescape=True,
         undefined=StrictUndefined,
         keep_trailing_newline=True,
     )
+    made.filters["css_string"] = css_string
+    return made
+
+
+def css_string(text: str) -> Markup:
+    """``text`` as a quoted CSS string inside a ``<style>``: every character but letters,
+    digits and spaces written as a CSS escape, so nothing in it can end the string or the
+    element."""
+    escaped = "".join(
+        c if c.isascii() and (c.isalnum() or c == " ") else f"\\{ord(c):x} " for c in text
+    )
+    return Markup(f'"{escaped}"')
 
 
 def stage(pages: Iterable[tuple[str, Page]], docs: Path, look: Look) -> None:
@@ -118,7 +134,7 @@ def site_config(
             "language": settings.language,
         },
         "plugins": [
-            {"search": {"lang": list(languages)}},
+            *([] if settings.for_files else [{"search": {"lang": list(languages)}}]),
             {
                 "i18n": {
                     "docs_structure": "folder",
@@ -296,6 +312,24 @@ def split_search(out: Path, default: str, extra: Mapping[str, list[dict[str, str
     path.write_text(_index_json(index["config"] | {"lang": [default]}, root), encoding="utf-8")
 
 
+_FOLDER_LINK = re.compile(
+    r'((?:href|src)=")(?![A-Za-z][A-Za-z0-9+.-]*:|/|#)((?:[^"#?]*/)?\.{0,2}|[^"#?]*/)(#[^"]*)?"'
+)
+
+
+def _index_link(found: re.Match[str]) -> str:
+    path = found[2]
+    if path in ("", ".", "..") or path.endswith(("/.", "/..")):
+        path += "/"
+    return f'{found[1]}{path}index.html{found[3] or ""}"'
+
+
+def for_files(page: str) -> str:
+    """A page whose links to folders name their ``index.html``: opened from disk, a folder is
+    a listing, not a page."""
+    return _FOLDER_LINK.sub(_index_link, page)
+
+
 _ALTERNATE = re.compile(r'<link rel="alternate" href="[^"]*" hreflang="[^"]*">\n?')
 _SWITCH = re.compile(r'(<a href=")([^"]*)(" hreflang="([a-z]{2})" class="md-select__link">)')
 
@@ -350,7 +384,11 @@ def build_pages(
     stage(pages, docs, settings.look)
     epoch = source_date(suites)
     run_mkdocs(site_config(suites, settings, settings.look, docs, out), staging, epoch, cache)
-    split_search(out, settings.language, searched)
+    if settings.for_files:
+        for page in out.rglob("*.html"):
+            page.write_text(for_files(page.read_text(encoding="utf-8")), encoding="utf-8")
+    else:
+        split_search(out, settings.language, searched)
     language_links(out, settings.language, settings.look.site_url)
     shells = {
         (locale, kind): capture(out if locale == settings.language else out / locale, kind)

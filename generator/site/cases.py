@@ -115,9 +115,29 @@ def _spans(numbers: Sequence[int]) -> str:
     return ", ".join(f"{a}–{b}" if b > a else str(a) for a, b in spans)
 
 
+TRAJECTORY_KEYS = frozenset(
+    {"tool_calls", "tool_steps", "violations", "occurrences", "arguments_matched", "steps"}
+)
+"""What a trajectory check records in its verdict's metadata (counts, which always travel): how
+a page tells the checks that judged an answer's steps from the others."""
+
+
+@dataclass(frozen=True)
+class Judged:
+    """How one trajectory check went on the cases of a trajectory."""
+
+    check: str
+    passed: int
+    failed: tuple[str, ...]
+    """The cases where it failed."""
+    errored: tuple[str, ...]
+    """The cases where it could not judge."""
+
+
 @dataclass(frozen=True)
 class Trajectory:
-    """One skeleton, and which answers of which cases took it."""
+    """One skeleton, which answers of which cases took it, what they cost in time and tokens
+    where recorded, and how the trajectory checks judged those cases."""
 
     number: int
     steps: tuple[Step, ...]
@@ -126,6 +146,37 @@ class Trajectory:
     """The cases all of whose answers took it."""
     some: tuple[tuple[str, str], ...]
     """(case id, answer numbers) for the cases only some of whose answers took it."""
+    answers: int
+    latency: tuple[float, float, float] | None
+    """The answers' latencies in ms (lowest, median, highest), where all were recorded."""
+    tokens: tuple[int, int] | None
+    """The median answer's input and output tokens, where all were recorded."""
+    judged: tuple[Judged, ...]
+
+
+def _median(values: Sequence[float]) -> float:
+    ordered = sorted(values)
+    middle = len(ordered) // 2
+    return ordered[middle] if len(ordered) % 2 else (ordered[middle - 1] + ordered[middle]) / 2
+
+
+def _judged(run: RedactedRun, cases: Sequence[str]) -> tuple[Judged, ...]:
+    """The trajectory checks' verdicts on ``cases``, check by check."""
+    verdicts: dict[str, list[tuple[str, str]]] = {}
+    for case in run.results:
+        if case.case_id in cases:
+            for v in case.verdicts:
+                if TRAJECTORY_KEYS & v.metadata.keys():
+                    verdicts.setdefault(v.assertion, []).append((case.case_id, v.status))
+    return tuple(
+        Judged(
+            check,
+            sum(status == "pass" for _, status in found),
+            tuple(case for case, status in found if status == "fail"),
+            tuple(case for case, status in found if status == "error"),
+        )
+        for check, found in verdicts.items()
+    )
 
 
 @once_per_run
@@ -133,6 +184,7 @@ def trajectories(run: RedactedRun) -> list[Trajectory]:
     """The run's distinct skeletons in order of first appearance; answers too large to record
     form a group of their own."""
     groups: dict[tuple[bool, tuple[Step, ...]], dict[str, list[int]]] = {}
+    taken: dict[tuple[bool, tuple[Step, ...]], list[RedactedResponse]] = {}
     answers: dict[str, int] = {}
     for case in run.results:
         answers[case.case_id] = len(case.responses or ())
@@ -144,18 +196,37 @@ def trajectories(run: RedactedRun) -> list[Trajectory]:
             else:
                 continue
             groups.setdefault(key, {}).setdefault(case.case_id, []).append(n)
-    return [
-        Trajectory(
-            number,
-            steps,
-            oversize,
-            tuple(case for case, taken in cases.items() if len(taken) == answers[case]),
-            tuple(
-                (case, _spans(taken)) for case, taken in cases.items() if len(taken) < answers[case]
-            ),
+            taken.setdefault(key, []).append(response)
+    found = []
+    for number, ((oversize, steps), cases) in enumerate(groups.items(), 1):
+        responses = taken[(oversize, steps)]
+        latencies = [r.latency_ms for r in responses if r.latency_ms is not None]
+        usages = [r.usage for r in responses if r.usage is not None]
+        found.append(
+            Trajectory(
+                number,
+                steps,
+                oversize,
+                tuple(case for case, took in cases.items() if len(took) == answers[case]),
+                tuple(
+                    (case, _spans(took))
+                    for case, took in cases.items()
+                    if len(took) < answers[case]
+                ),
+                len(responses),
+                (min(latencies), _median(latencies), max(latencies))
+                if latencies and len(latencies) == len(responses)
+                else None,
+                (
+                    round(_median([u.input_tokens for u in usages])),
+                    round(_median([u.output_tokens for u in usages])),
+                )
+                if usages and len(usages) == len(responses)
+                else None,
+                _judged(run, list(cases)),
+            )
         )
-        for number, ((oversize, steps), cases) in enumerate(groups.items(), 1)
-    ]
+    return found
 
 
 @once_per_run

@@ -32,6 +32,8 @@ class Chart:
     """Pixels: the page keeps the room from the first paint, before the chart is drawn."""
     columns: tuple[str, ...]
     rows: tuple[tuple[str, ...], ...]
+    parts: tuple[int, ...] = ()
+    """Where the data is drawn as several charts (one a check): how many rows each holds."""
 
 
 def number(value: float | None) -> str:
@@ -186,7 +188,8 @@ def interval_chart(run: RedactedRun, labels: Mapping[str, str]) -> Chart | None:
         "labels": {k: labels[f"chart.{k}"] for k in ("score", "band", "threshold")},
         "statuses": [labels[f"status.{status}"] for status in STATUSES],
     }
-    return Chart(data, 80 + 26 * len(rows), tuple(labels[c] for c in columns), ())
+    parts = tuple(sum(1 for row in rows if row[1] == k) for k in range(len(checks)))
+    return Chart(data, 80 + 26 * len(rows), tuple(labels[c] for c in columns), (), parts)
 
 
 def compare_charts(rows: Sequence[Row], labels: Mapping[str, str]) -> list[tuple[str, Chart]]:

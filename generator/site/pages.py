@@ -28,6 +28,7 @@ from generator.reading.formats import formats, needs_seconds, places
 from generator.reading.render import sentence
 from generator.reading.table import Row, comparison_rows
 from generator.site.cases import (
+    Trajectory,
     case_anchor,
     case_matrix,
     check_rows,
@@ -359,6 +360,7 @@ class Site:
         judged = passed + failed
         path = run_path(run.tenant, run.suite, run.key)
         names, cases = case_matrix(run)
+        intervals = interval_chart(run, self.t)
         digits = {row.name: row.places for row in check_rows(run)}
 
         def compared(other: str | None) -> str | None:
@@ -393,7 +395,8 @@ class Site:
                 }
                 for row in check_rows(run)
             ],
-            intervals=interval_chart(run, self.t),
+            intervals=intervals,
+            interval_heights=[80 + 24 * count for count in intervals.parts] if intervals else [],
             check_names=names,
             cases=[
                 case
@@ -411,7 +414,11 @@ class Site:
                 for case in cases
             ],
             trajectories=[
-                (trajectory, [step_text(step, self.t) for step in trajectory.steps])
+                (
+                    trajectory,
+                    [step_text(step, self.t) for step in trajectory.steps],
+                    self.trajectory_figures(trajectory),
+                )
                 for trajectory in trajectories(run)
             ],
             withheld=self.withheld(run),
@@ -482,6 +489,33 @@ class Site:
             else "",
             "status": STATUS_LETTER[verdict.status],
         }
+
+    def trajectory_figures(self, trajectory: Trajectory) -> str:
+        """How many answers took a trajectory, and their time and tokens where recorded."""
+        t, f = self.t, self.f
+        one = trajectory.answers == 1
+        said = [
+            t["trajectory.answer" if one else "trajectory.answers"].format(
+                count=f.count(trajectory.answers)
+            )
+        ]
+        if trajectory.latency:
+            low, median, high = trajectory.latency
+            if low == high:
+                said.append(t["trajectory.latency.one"].format(latency=f.latency(median)))
+            else:
+                said.append(
+                    t["trajectory.latency"].format(
+                        median=f.latency(median), low=f.latency(low), high=f.latency(high)
+                    )
+                )
+        if trajectory.tokens:
+            said.append(
+                t["trajectory.tokens"].format(
+                    input=f.count(trajectory.tokens[0]), output=f.count(trajectory.tokens[1])
+                )
+            )
+        return " · ".join(said)
 
     def header(self, run: RedactedRun) -> list[tuple[str, str | Markup]]:
         """The header facts of a run page, as (label, value) pairs."""

@@ -82,9 +82,13 @@
     return (row[0] < 0 ? d.run : d.cases[row[0]]) + " · " + d.checks[row[1]];
   }
 
-  function intervals(d) {
-    var rows = intervalRows(d);
-    var names = rows.map(function (row) { return intervalName(d, row); });
+  function intervals(d, check) {
+    var rows = intervalRows(d).filter(function (row) {
+      return check === undefined || row[1] === check;
+    });
+    var names = rows.map(function (row) {
+      return check === undefined ? intervalName(d, row) : (row[0] < 0 ? d.run : d.cases[row[0]]);
+    });
     var data = [
       {type: "bar", orientation: "h", y: names, base: column(rows, 2),
        x: rows.map(function (row) { return Math.max(row[3] - row[2], 0.004); }),
@@ -96,7 +100,8 @@
        marker: {symbol: "line-ns-open", size: 18, color: STATUS[1], line: {width: 2}},
        name: d.labels.threshold}
     ];
-    var layout = {margin: {l: 220, r: 16, t: 24, b: 40}, barmode: "overlay",
+    var layout = {margin: {l: check === undefined ? 220 : 120, r: 16, t: 24, b: 40},
+                  barmode: "overlay",
                   xaxis: {range: [-0.02, 1.02], title: {text: d.labels.score}},
                   yaxis: {autorange: "reversed", automargin: true},
                   legend: {orientation: "h", y: 1.08}};
@@ -165,6 +170,15 @@
     return layout;
   }
 
+  // Each layer of a chart says its own size, so that paper, narrower than the screen it was
+  // drawn on, scales the chart whole instead of cutting it.
+  function scalable(chart) {
+    chart.querySelectorAll("svg.main-svg").forEach(function (layer) {
+      layer.setAttribute("viewBox", "0 0 " + layer.getAttribute("width") + " " +
+                         layer.getAttribute("height"));
+    });
+  }
+
   function charts() {
     return document.querySelectorAll(".runsite-chart.js-plotly-plot");
   }
@@ -195,20 +209,30 @@
     });
   }
 
+  function plot(target, figure) {
+    Plotly.newPlot(target, figure[0], themed(figure[1]), {responsive: true, displayModeBar: false});
+    scalable(target);
+    target.on("plotly_afterplot", function () { scalable(target); });
+    target.dataset.drawn = "1";
+  }
+
+  // Every chart of the page: one drawn from the data of the same name, or (``data-of``) one
+  // check's part of a run's interval data, which its checks' charts share.
   function draw() {
     document.querySelectorAll('script[type="application/json"][data-chart]').forEach(function (source) {
-      var target = document.getElementById(source.dataset.chart);
-      if (!target || target.dataset.drawn) return;
       var d = JSON.parse(source.textContent);
-      var figure = FIGURES[d.kind](d);
-      Plotly.newPlot(target, figure[0], themed(figure[1]), {responsive: true, displayModeBar: false});
-      target.dataset.drawn = "1";
+      var target = document.getElementById(source.dataset.chart);
+      if (target && !target.dataset.drawn) plot(target, FIGURES[d.kind](d));
+      document.querySelectorAll('[data-of="' + source.dataset.chart + '"]').forEach(function (part) {
+        if (!part.dataset.drawn) plot(part, FIGURES[d.kind](d, Number(part.dataset.check)));
+      });
       var table = document.querySelector('table[data-rows-of="' + source.dataset.chart + '"]');
       if (d.kind === "intervals" && table && !table.tBodies[0].rows.length) {
         intervalTable(d, table.tBodies[0]);
       }
     });
   }
+
 
   // The cases table of a run page: only the cases that failed (or could not be judged), of
   // every check or of one.

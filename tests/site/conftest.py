@@ -4,17 +4,22 @@ and markup in a case id."""
 
 from __future__ import annotations
 
+import functools
+import http.server
 import json
+import threading
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 from click.testing import CliRunner
+from playwright.sync_api import Browser, sync_playwright
 
 from generator.cli import cli
 from tests._helpers import a_planted_run
 from tests.conftest import CORPUS, GIT_ENVIRONMENT
+from tests.site._browser import CHROMIUM, FLAGS, Quiet
 
 REPOSITORY = Path(__file__).resolve().parents[2]
 SCRIPT_CASE = "<script>alert(1)</script>"
@@ -58,3 +63,25 @@ def built(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
         runsite("baseline", "set", "planted@latest", "--root", str(root))
         runsite("build", "--root", str(root), "--out", str(root / "site"))
         yield root
+
+
+@pytest.fixture(scope="session")
+def served(built: Path) -> Iterator[str]:
+    handler = functools.partial(Quiet, directory=str(built / "site"))
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    yield f"http://127.0.0.1:{server.server_address[1]}"
+    server.shutdown()
+    server.server_close()
+
+
+@pytest.fixture(scope="session")
+def browser() -> Iterator[Browser]:
+    assert CHROMIUM.exists(), "the browser tests drive Debian's chromium: apt-get install chromium"
+    with sync_playwright() as playwright:
+        launched = playwright.chromium.launch(
+            executable_path=str(CHROMIUM), headless=True, args=FLAGS
+        )
+        yield launched
+        launched.close()
