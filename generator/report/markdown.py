@@ -19,8 +19,9 @@ from generator.reading.checks import Check
 from generator.reading.formats import Formats, formats
 from generator.reading.table import Row
 from generator.report.labels import REPORT
-from generator.report.page import disclosed, environment
+from generator.report.page import disclosed
 from generator.report.subject import Subject
+from generator.site.build import environment
 from generator.site.cases import check_rows, tally
 from generator.site.labels import LABELS
 from generator.site.pages import VERDICT_ORDER, Comparison, Site, comparison_places, run_path
@@ -58,7 +59,7 @@ def markdown_summary(subject: Subject, locale: str) -> str:
     else:
         lines = _against(subject, subject.other, compared, locale)
     lines += _links(subject, locale)
-    lines.append(text(disclosed(subject, Site(environment(locale), locale))))
+    lines.append(text(disclosed(subject, Site(environment(), locale))))
     return "\n".join(lines) + "\n"
 
 

@@ -1,14 +1,13 @@
 """A report as one HTML file: the run page (or the comparison page) the site shows, inside a
 small shell of its own, with everything it needs inside it.
 
-The body is the site's own: ``Site.run`` and ``Site.diff`` render the site's templates, with
-one macro swapped (``pages/_macros.html`` is served from ``report/macros.html``), so a chart is
-drawn here as SVG (``svg``) where the site leaves its data to plotly.js. The styles (the
-report's and the site's ``runsite.css``) and the site's ``charts.js`` (which, with no plotly
-chart on the page, only runs the tables' filters and opens every table for print) are inlined;
-nothing is loaded from anywhere, not even a favicon. Links to the site's pages become
-addresses on the site where its ``site_url`` is known, and plain text where it is not: a file
-opened from a mail has no site beside it.
+The body is the site's own (``Site.run``, ``Site.diff``), with its charts drawn as SVG where the
+site leaves them to plotly.js (``drawn``). The styles (the site's ``runsite.css`` and the
+report's) and the site's ``charts.js`` (which, with no chart data on the page, only runs the
+tables' filters and opens every table for print) are inlined; nothing is loaded from anywhere,
+not even a favicon. The body names the run in the header of every printed page. Links to the
+site's pages become addresses on the site where its ``site_url`` is known, and plain text where
+it is not: a file opened from a mail has no site beside it.
 """
 
 from __future__ import annotations
@@ -16,78 +15,28 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass
-from functools import partial
 from html import unescape
 from typing import Any
 from urllib.parse import urljoin
 
-from jinja2 import BaseLoader, Environment, FileSystemLoader, StrictUndefined
 from markupsafe import Markup, escape
 
-from generator.reading.formats import Formats, formats
+from generator.reading.formats import formats
+from generator.report.drawn import drawn
 from generator.report.labels import REPORT
 from generator.report.subject import Subject
-from generator.report.svg import Drawn, compare, intervals
-from generator.site.build import TEMPLATES
-from generator.site.charts import Chart
+from generator.site.build import TEMPLATES, environment
 from generator.site.labels import LABELS
 from generator.site.pages import Site
 
-SITE = "site:"
-"""The prefix that names a template of the site's, as the site itself loads it."""
-SWAPPED = {"pages/_macros.html": "report/macros.html"}
 ASSETS = ("assets/runsite.css", "report/report.css")
 SCRIPT = "assets/charts.js"
 _CLOSES = re.compile(r"</(style|script)|<!--", re.IGNORECASE)
 """What would end an inlined stylesheet or script before its end."""
 
 
-class _Loader(BaseLoader):
-    """The site's templates, with the report's macros in place of the site's."""
-
-    def __init__(self) -> None:
-        self.files = FileSystemLoader(str(TEMPLATES))
-
-    def get_source(self, environment: Environment, template: str) -> Any:
-        name = template.removeprefix(SITE) if template.startswith(SITE) else template
-        return self.files.get_source(environment, SWAPPED.get(template, name))
-
-
-def drawn(chart: Chart, label: str, figures: Formats) -> Drawn:
-    """A chart of a run or comparison page, drawn as SVG."""
-    kind = chart.data["kind"]
-    if kind == "intervals":
-        return intervals(chart, label, figures, chart.columns)
-    if kind == "compare":
-        return compare(chart, label, figures)
-    raise ValueError(f"a report draws no {kind} chart")
-
-
-def environment(locale: str) -> Environment:
-    """The site's jinja2 environment (autoescaping, strict), its charts drawn in ``locale``."""
-    env = Environment(
-        loader=_Loader(),
-        autoescape=True,
-        undefined=StrictUndefined,
-        keep_trailing_newline=True,
-    )
-    env.globals["draw"] = partial(drawn, figures=formats(locale))
-    return env
-
-
 def _asset(name: str) -> str:
     return (TEMPLATES / name).read_text(encoding="utf-8")
-
-
-def css_string(text: str) -> Markup:
-    """``text`` as a CSS string's content: quotes, backslashes, angle brackets (which could close
-    the ``<style>``) and control characters as escapes, the rest as it is."""
-    return Markup(
-        "".join(
-            f"\\{ord(c):x} " if c in '"\\<>&' or ord(c) < 0x20 or ord(c) == 0x7F else c
-            for c in text
-        )
-    )
 
 
 _LINK = re.compile(r'<a href="([^"#][^"]*)">')
@@ -129,7 +78,7 @@ class Page:
 
 def html_report(subject: Subject, locale: str) -> Page:
     """The report of ``subject`` in ``locale``."""
-    env = environment(locale)
+    env = environment()
     site = Site(env, locale)
     t, r = LABELS[locale], REPORT[locale]
     run, other = subject.run, subject.other
@@ -154,10 +103,11 @@ def html_report(subject: Subject, locale: str) -> Page:
         "t": t,
         "r": r,
         "title": body.title,
-        "header": css_string(f"{run.tenant} · {body.title}"),
         "site_name": subject.origin.name,
         "disclosed": disclosed(subject, site),
-        "body": Markup(linked(body.html, subject.origin.address(locale, subject.path))),
+        "body": Markup(
+            linked(drawn(body.html, formats(locale)), subject.origin.address(locale, subject.path))
+        ),
         "withheld": withheld,
         "released": site.released(run),
         "copyright": Markup(subject.origin.look.copyright or ""),

@@ -19,13 +19,11 @@ from typing import Any
 from markupsafe import Markup, escape
 
 from generator.reading.formats import Formats, threshold_places
-from generator.site.charts import Chart
 
 WIDTH = 720
 """The width of every chart, in CSS pixels at full size; a narrower page scales it down."""
-PIECE = 24
-"""The most rows one piece of a chart draws: two pieces of an interval chart fill an A4 page,
-and one fits in what a page has left more often than a larger one would."""
+PIECE = 40
+"""The most rows one piece of a chart draws: a piece fits on an A4 page whole."""
 LOW, HIGH = -0.02, 1.02
 """The score axis, as the site's charts draw it."""
 STATUS = ("#2e7d32", "#c62828", "#757575")
@@ -37,17 +35,7 @@ GRID = "#e0e0e0"
 CHARACTER = 6.2
 """The width of an average character at the charts' 11 px, for laying out labels."""
 LEGEND = 24
-AXIS = 40
-
-
-@dataclass(frozen=True)
-class Drawn:
-    """A chart as a report shows it: its pieces, and the table of its numbers (empty where the
-    page's own table already gives them)."""
-
-    pieces: tuple[Markup, ...]
-    columns: tuple[str, ...]
-    rows: tuple[tuple[str, ...], ...]
+AXIS = 36
 
 
 def _millionths(n: int | None) -> float | None:
@@ -134,16 +122,18 @@ def _axis(frame: _Frame, bottom: float, figures: Formats, title: str) -> list[st
         )
     middle = _number((frame.left + frame.right) / 2)
     parts.append(
-        f'<text x="{middle}" y="{_number(bottom + 32)}" text-anchor="middle">{escape(title)}</text>'
+        f'<text x="{middle}" y="{_number(bottom + 29)}" text-anchor="middle">{escape(title)}</text>'
     )
     return parts
 
 
-def _svg(height: float, label: str, parts: Sequence[str]) -> Markup:
+def _svg(height: float, parts: Sequence[str]) -> Markup:
+    """A piece of a chart; the element around it names the chart for a reader of the page."""
     return Markup(
         f'<svg xmlns="http://www.w3.org/2000/svg" class="report-chart" viewBox="0 0 {WIDTH} '
-        f'{_number(height)}" width="{WIDTH}" height="{_number(height)}" role="img" '
-        f'aria-label="{escape(label)}">' + "".join(parts) + "</svg>"
+        f'{_number(height)}" width="{WIDTH}" height="{_number(height)}" aria-hidden="true">'
+        + "".join(parts)
+        + "</svg>"
     )
 
 
@@ -160,8 +150,10 @@ def _pieces(
 class IntervalRow:
     """One sampled check of an interval chart, its numbers back from millionths."""
 
-    name: str
+    case: str
     check: int
+    name: str
+    """Its case and its check, as the chart of every check names it."""
     low: float
     high: float
     score: float | None
@@ -182,8 +174,9 @@ def interval_rows(data: Mapping[str, Any]) -> list[IntervalRow]:
         where = data["run"] if case < 0 else data["cases"][case]
         rows.append(
             IntervalRow(
-                f"{where} · {data['checks'][check]}",
+                where,
                 check,
+                f"{where} · {data['checks'][check]}",
                 _millionths(low) or 0.0,
                 _millionths(high) or 0.0,
                 _millionths(score),
@@ -194,15 +187,16 @@ def interval_rows(data: Mapping[str, Any]) -> list[IntervalRow]:
     return rows
 
 
-ROW = 18.0
-"""An interval chart's row."""
+ROW = 12.0
+"""An interval chart's row: two charts of a check of 30 cases fit on an A4 page."""
 
 
-def intervals(chart: Chart, label: str, figures: Formats, columns: Sequence[str]) -> Drawn:
-    """A run's sampled checks, case by case: the band of each, its score and its threshold."""
-    data = chart.data
-    rows = interval_rows(data)
-    names = [row.name for row in rows]
+def intervals(data: Mapping[str, Any], check: int | None, figures: Formats) -> tuple[Markup, ...]:
+    """The pieces of a run's interval chart: each sampled check (of ``check`` only, when one is
+    named, its rows named by their case) as the band of its samples, its score and its
+    threshold."""
+    rows = [row for row in interval_rows(data) if check is None or row.check == check]
+    names = [row.name if check is None else row.case for row in rows]
     labels, statuses = data["labels"], data["statuses"]
     shown = sorted({row.status for row in rows})
     legend = [(_swatch(STATUS[s], ".55"), f"{labels['band']}: {statuses[s]}") for s in shown]
@@ -212,30 +206,37 @@ def intervals(chart: Chart, label: str, figures: Formats, columns: Sequence[str]
         frame = _frame(names, first)
         parts = _legend(legend) if first else []
         y = frame.top
-        for row in rows[start:stop]:
+        for row, name in zip(rows[start:stop], names[start:stop], strict=True):
             middle = y + ROW / 2
             left, right = frame.x(row.low), frame.x(row.high)
             part = [
                 f"<g><title>{escape(row.name)}</title>",
                 f'<text x="{_number(frame.left - 6)}" y="{_number(middle + 4)}" '
-                f'text-anchor="end">{escape(_fitted(row.name, frame.left - 10))}</text>',
-                f'<rect x="{_number(left)}" y="{_number(middle - 5)}" '
-                f'width="{_number(max(right - left, 2.0))}" height="10" '
+                f'text-anchor="end">{escape(_fitted(name, frame.left - 10))}</text>',
+                f'<rect x="{_number(left)}" y="{_number(middle - 3.5)}" '
+                f'width="{_number(max(right - left, 2.0))}" height="7" '
                 f'fill="{STATUS[row.status]}" fill-opacity=".55"/>',
             ]
             if row.threshold is not None:
                 x = _number(frame.x(row.threshold))
                 part.append(
-                    f'<path d="M{x},{_number(middle - 7)}v14" stroke="{THRESHOLD}" '
+                    f'<path d="M{x},{_number(middle - 5)}v10" stroke="{THRESHOLD}" '
                     'stroke-width="2"/>'
                 )
             if row.score is not None:
-                part.append(_diamond(frame.x(row.score), middle, "#212121", 4.5))
+                part.append(_diamond(frame.x(row.score), middle, "#212121", 3.5))
             parts.append("".join(part) + "</g>")
             y += ROW
         parts += _axis(frame, y, figures, labels["score"])
-        return _svg(y + AXIS, label, parts)
+        return _svg(y + AXIS, parts)
 
+    return _pieces(len(rows), draw)
+
+
+def interval_table(data: Mapping[str, Any], figures: Formats) -> list[tuple[str, ...]]:
+    """The rows of an interval chart's table of numbers, as ``charts.js`` writes them
+    (``intervalTable``): each figure to the decimals its check's scores need."""
+    rows = interval_rows(data)
     digits = {
         check: threshold_places(
             [
@@ -250,31 +251,29 @@ def intervals(chart: Chart, label: str, figures: Formats, columns: Sequence[str]
         for check in {row.check for row in rows}
     }
 
-    def shown_number(value: float | None, check: int) -> str:
+    def shown(value: float | None, check: int) -> str:
         return "" if value is None else figures.score(value, digits[check])
 
-    table = tuple(
+    return [
         (
             row.name,
-            shown_number(row.low, row.check),
-            shown_number(row.score, row.check),
-            shown_number(row.high, row.check),
-            shown_number(row.threshold, row.check),
-            statuses[row.status],
+            shown(row.low, row.check),
+            shown(row.score, row.check),
+            shown(row.high, row.check),
+            shown(row.threshold, row.check),
+            data["statuses"][row.status],
         )
         for row in rows
-    )
-    return Drawn(_pieces(len(rows), draw), tuple(columns), table)
+    ]
 
 
 PAIR = 26.0
 """A comparison chart's row: two bands."""
 
 
-def compare(chart: Chart, label: str, figures: Formats) -> Drawn:
-    """One check in both runs, case by case: the earlier run's band above this run's, each
-    with its score, and the threshold across them."""
-    data = chart.data
+def compare(data: Mapping[str, Any], figures: Formats) -> tuple[Markup, ...]:
+    """The pieces of one check's chart in both runs, case by case: the earlier run's band above
+    this run's, each with its score, and the threshold across them."""
     cases, flat, labels = data["cases"], data["rows"], data["labels"]
     sides = [
         [[_millionths(n) for n in flat[at + 3 * side : at + 3 * side + 3]] for side in (0, 1)]
@@ -319,6 +318,6 @@ def compare(chart: Chart, label: str, figures: Formats) -> Drawn:
                 'stroke-width="2" stroke-dasharray="6 3"/>'
             )
         parts += _axis(frame, y, figures, labels["score"])
-        return _svg(y + AXIS, label, parts)
+        return _svg(y + AXIS, parts)
 
-    return Drawn(_pieces(len(cases), draw, PIECE * 3 // 4), (), ())
+    return _pieces(len(cases), draw, PIECE * 3 // 4)
