@@ -17,7 +17,7 @@ from click.testing import CliRunner, Result
 from generator.cli import cli
 from tests._helpers import a_run_at
 from tests.conftest import CORPUS, git_identity
-from tests.site.conftest import browser, planted  # noqa: F401  (browser: the site tests' chromium)
+from tests.site.conftest import planted
 
 REPOSITORY = Path(__file__).resolve().parents[2]
 PAIR = CORPUS / "digline-local"
