@@ -69,6 +69,22 @@ def _first_place(value: float) -> int:
     return max(0, -_decimal(value).adjusted())
 
 
+_SCALE = 1_000_000
+"""Millionths in one: a stored figure has ``PRECISION`` (six) decimals."""
+
+
+def _millionths(value: float) -> int:
+    """A stored figure as a whole count of millionths: exact, and cheap to round."""
+    return round(at_precision(value) * _SCALE)
+
+
+def _at(millionths: int, places: int) -> int:
+    """``millionths`` rounded half up (away from zero) to ``places`` decimals, in millionths."""
+    unit = _SCALE // int(10**places)
+    size = (abs(millionths) + unit // 2) // unit * unit
+    return -size if millionths < 0 else size
+
+
 def places(
     values: Iterable[float], tolerance: float | None = None, changes: Iterable[float] = ()
 ) -> int:
@@ -76,11 +92,10 @@ def places(
     ``PLACES``, and as many more (up to six) as it takes for different ``values`` to print
     differently and for each of ``changes`` (differences between scores) that is not zero to
     print as neither zero nor another change."""
-    scores = sorted({_decimal(v) for v in values})
-    moved = sorted({_decimal(c) for c in changes} | {Decimal(0)})
+    groups = ({_millionths(v) for v in values}, {_millionths(c) for c in changes} | {0})
     found = max(PLACES, _first_place(tolerance) if tolerance else 0)
     while found < PRECISION and not all(
-        len({_rounded(v, found) for v in group}) == len(group) for group in (scores, moved)
+        len({_at(v, found) for v in group}) == len(group) for group in groups
     ):
         found += 1
     return found
@@ -93,10 +108,10 @@ def threshold_places(
     and more (up to six) only where a score that is not its threshold would print as it. Two
     scores of one check that differ by less than the tolerance may print alike: the tolerance
     says the difference does not matter; a failing 0.699 printed as the threshold 0.70 would."""
-    limit = _decimal(threshold)
-    near = {_decimal(s) for s in scores} - {limit}
+    limit = _millionths(threshold)
+    near = {_millionths(s) for s in scores} - {limit}
     found = max(PLACES, _first_place(tolerance) if tolerance else 0)
-    while found < PRECISION and any(_rounded(s, found) == _rounded(limit, found) for s in near):
+    while found < PRECISION and any(_at(s, found) == _at(limit, found) for s in near):
         found += 1
     return found
 
@@ -134,27 +149,28 @@ class Formats:
 
     def score(self, value: float, places: int = PLACES) -> str:
         """A score at ``places`` decimals (see ``places``): 0.84, 0,84."""
-        rounded = _rounded(_decimal(value), places)
-        if abs(rounded) >= 1000:
+        if abs(value) >= 1000:
+            rounded = _rounded(_decimal(value), places)
             return format_decimal(rounded, self._fixed(places), locale=self.locale)
-        return self._plain(rounded)
+        return self._plain(_at(_millionths(value), places), places)
 
     def change(self, value: float, places: int = PLACES) -> str:
         """A signed difference of scores: +0.03, -0,03."""
-        rounded = _rounded(_decimal(value), places)
-        if abs(rounded) >= 1000:
+        if abs(value) >= 1000:
             fixed = self._fixed(places)
+            rounded = _rounded(_decimal(value), places)
             return format_decimal(rounded, f"+{fixed};-{fixed}", locale=self.locale)
-        text = self._plain(rounded)
+        text = self._plain(_at(_millionths(value), places), places)
         return text if text.startswith(self._minus) else self._plus + text
 
-    def _plain(self, rounded: Decimal) -> str:
-        """A figure below a thousand, which needs no grouping, in the language's symbols: what
-        ``format_decimal`` writes, without its cost (a run page prints hundreds of scores)."""
-        text = f"{rounded:f}"
-        if rounded == 0:
-            text = text.lstrip("-")
-        return text.replace("-", self._minus).replace(".", self._point)
+    def _plain(self, millionths: int, places: int) -> str:
+        """A figure below a thousand (already rounded to ``places``), which needs no grouping,
+        in the language's symbols: what ``format_decimal`` writes, without its cost (a run page
+        prints hundreds of scores)."""
+        whole, part = divmod(abs(millionths), _SCALE)
+        digits = f"{part:0{PRECISION}d}"[:places]
+        text = f"{whole}{self._point}{digits}" if places else str(whole)
+        return f"{self._minus}{text}" if millionths < 0 else text
 
     def setting(self, value: float) -> str:
         """A declared figure (a tolerance) with every digit it has: 0.05, 0,047619."""

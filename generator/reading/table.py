@@ -85,7 +85,7 @@ def _row(m: Movement) -> Row:
         before=before,
         now=now,
         verdict=VERDICTS[m.outcome],
-        delta=m.delta if scored else None,
+        delta=at_precision(now.score - before.score) if scored and before and now else None,
         threshold_moved=bool(before and now and before.verdict.threshold != now.verdict.threshold),
     )
 

@@ -25,6 +25,7 @@ from generator.reading import NotComparable, catalog, explain
 from generator.reading.checks import Check
 from generator.reading.facts import SECTIONS, Reading
 from generator.reading.formats import formats, needs_seconds, places
+from generator.reading.locales import against_previous
 from generator.reading.render import sentence
 from generator.reading.table import Row, comparison_rows
 from generator.site.cases import (
@@ -127,11 +128,16 @@ check (how it moved, whether it is on the line)."""
 
 
 def reading_sections(
-    reading: Reading, locale: str, shown_elsewhere: str | None = None, instead: str | None = None
+    reading: Reading,
+    locale: str,
+    shown_elsewhere: str | None = None,
+    instead: str | None = None,
+    previous: bool = False,
 ) -> list[tuple[str, list[str]]]:
     """The reading's facts under their headings, in ``locale``; facts whose kind starts with
-    ``shown_elsewhere`` are left out, for the sentence ``instead`` where there were some."""
-    phrases = catalog(locale)
+    ``shown_elsewhere`` are left out, for the sentence ``instead`` where there were some. A
+    reading against the run before (``previous``) names it so rather than "the reference"."""
+    phrases = against_previous(locale) if previous else catalog(locale)
     sections = []
     for section in SECTIONS[reading.scope]:
         facts = [f for f in reading.facts if f.section == section]
@@ -451,7 +457,9 @@ class Site:
             suite_href=href(path, suite_path(run.tenant, run.suite)),
             reading=[
                 (heading, sentences)
-                for heading, sentences in reading_sections(reading, self.locale, PER_CHECK)
+                for heading, sentences in reading_sections(
+                    reading, self.locale, PER_CHECK, previous=role == "previous"
+                )
             ]
             if reading
             else [],

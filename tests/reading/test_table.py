@@ -56,3 +56,12 @@ def test_the_comparison_table_gives_each_check_the_verdict_its_sentence_gives(
         key: verdict for key, verdict in rows.items() if verdict in set(FACT_VERDICTS.values())
     }
     assert shown == said
+
+
+def test_a_check_that_flipped_shows_the_change_of_its_score():
+    rows = comparison_rows(a_corpus_run(RUN2), a_corpus_run(RUN1))
+    flipped = [row for row in rows if row.verdict in ("worse", "better")]
+    assert flipped
+    for row in flipped:
+        assert row.before is not None and row.now is not None
+        assert row.delta == round(row.now.score - row.before.score, 6) != 0

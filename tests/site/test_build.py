@@ -165,3 +165,17 @@ def test_run_pages_wear_the_users_palette_logo_and_copyright(built: Path, tmp_pa
         assert "Published by the evaluation team" in text
         logo = home[home.index('class="md-header__button md-logo"') :][:1500]
         assert logo[logo.index("<svg") : logo.index("</svg>")] in text
+
+
+def test_a_comparison_with_the_previous_run_never_calls_it_the_reference(built: Path):
+    checked = 0
+    for page in (built / "site" / "diffs").rglob("index.html"):
+        text = page.read_text(encoding="utf-8")
+        article = text[text.index("<article") : text.index("</article>")]
+        if "against the previous run</h1>" in article:
+            assert "reference" not in article.lower(), page
+            italian = built / "site" / "it" / page.relative_to(built / "site")
+            body = italian.read_text(encoding="utf-8")
+            assert "riferimento" not in body[body.index("<article") : body.index("</article>")]
+            checked += 1
+    assert checked > 0

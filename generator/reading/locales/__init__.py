@@ -9,6 +9,7 @@ order of the placeholders is shared, so two readings of one run line up number b
 from __future__ import annotations
 
 from collections.abc import Mapping
+from functools import cache
 
 from generator.errors import Refused
 from generator.reading.locales import en, it
@@ -25,6 +26,32 @@ class Phrases(dict[str, str]):
 
 CATALOGS: dict[str, Phrases] = {"en": Phrases("en", en.PHRASES), "it": Phrases("it", it.PHRASES)}
 """Every locale the reading speaks, by code."""
+
+
+PREVIOUS: dict[str, tuple[tuple[str, str], ...]] = {
+    "en": (("the reference's", "the previous run's"), ("the reference", "the previous run")),
+    "it": (
+        ("è stato valutato il riferimento", "è stata valutata l'esecuzione precedente"),
+        ("al riferimento", "all'esecuzione precedente"),
+        ("del riferimento", "dell'esecuzione precedente"),
+        ("nel riferimento", "nell'esecuzione precedente"),
+        ("Il riferimento", "L'esecuzione precedente"),
+        ("il riferimento", "l'esecuzione precedente"),
+    ),
+}
+"""How a reading against the previous run names it: the catalogs say "the reference", the run a
+comparison is made against, and a page comparing a run with the one before it says which."""
+
+
+@cache
+def against_previous(locale: str) -> Phrases:
+    """The phrases of ``locale`` for a reading of a run against the run before it."""
+    phrases = dict(catalog(locale))
+    for key, text in phrases.items():
+        for said, meant in PREVIOUS[locale]:
+            text = text.replace(said, meant)
+        phrases[key] = text
+    return Phrases(locale, phrases)
 
 
 class UnknownLocale(Refused):
