@@ -13,11 +13,9 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Sequence
 
-from generator.document.numbers import at_precision
 from generator.document.redacted import RedactedRun
 from generator.reading.checks import Check
 from generator.reading.formats import Formats, formats
-from generator.reading.table import Row
 from generator.report.labels import REPORT
 from generator.report.page import disclosed
 from generator.report.subject import Subject
@@ -114,7 +112,7 @@ def _against(subject: Subject, other: RedactedRun, compared: Comparison, locale:
                 row.check,
                 _side(row.before, digits[row.check], f),
                 _side(row.now, digits[row.check], f),
-                _change(row, digits[row.check], f),
+                "" if row.delta is None else f.change(row.delta, digits[row.check]),
             )
             for row in worse
         ),
@@ -137,16 +135,6 @@ def _side(check: Check | None, digits: int, f: Formats) -> str:
         return shown
     low, high = check.sampled
     return f"{shown} ({f.score(low, digits)}–{f.score(high, digits)})"
-
-
-def _change(row: Row, digits: int, f: Formats) -> str:
-    """How far the score moved: from the two scores, as a check that went from passing to
-    failing carries no change of its own (``Row.delta`` is 0 there)."""
-    before = row.before.verdict.score if row.before else None
-    now = row.now.verdict.score if row.now else None
-    if before is None or now is None:
-        return ""
-    return f.change(at_precision(now - before), digits)
 
 
 def _not_passed(run: RedactedRun, locale: str) -> list[str]:

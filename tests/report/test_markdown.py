@@ -67,7 +67,7 @@ def test_the_summary_of_the_recorded_pair_names_the_four_checks_that_got_worse(
     assert "<table>" in GFM.render(result.stdout)
 
 
-def test_the_change_of_a_check_that_went_from_passing_to_failing_is_its_scores_difference(
+def test_a_worse_check_shows_both_runs_scores_their_samples_and_the_change(
     report,
 ):
     (table,) = _tables(report(RUN2, "--baseline", "--format", "markdown").stdout)
