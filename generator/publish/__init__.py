@@ -62,7 +62,7 @@ from generator.site.build import ASSETS, TEMPLATES, SiteSettings, build_pages, e
 from generator.site.labels import LOCALES
 from generator.site.look import read_look
 from generator.site.pages import Site, SuiteRuns, diff_path, run_path
-from generator.site.scan import Leak, Sought, contents
+from generator.site.scan import Leak, OwnPages, Sought, contents
 from generator.site.sieve import Sieve
 from generator.site.summary import RunSummary
 
@@ -348,7 +348,7 @@ class _Build:
             leaks = self._sieve_rest(context, built, written)
             kept = sorted({job.file for job in everything} - {w.file for w in written})
             if old is not None:
-                context.exact = Sought(payload)
+                context.exact = OwnPages(payload)
                 leaks += self._check_kept(context, old, kept)
             if leaks:
                 first = leaks[0]

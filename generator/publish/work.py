@@ -31,7 +31,7 @@ from generator.publish.source import Blobs, Listed
 from generator.site.build import environment, for_files
 from generator.site.labels import LOCALES
 from generator.site.pages import Body, Comparison, Site, comparison, diff_path
-from generator.site.scan import Sought
+from generator.site.scan import OwnPages
 from generator.site.shell import Shell
 from generator.site.sieve import Sieve, payload_keys
 from generator.site.summary import RunSummary, summarise
@@ -79,7 +79,7 @@ class Context:
     """Whether the pages' links name ``index.html`` (a site opened from disk)."""
     shells: Mapping[tuple[str, str], Shell] | None = None
     sieve: Sieve | None = None
-    exact: Sought | None = None
+    exact: OwnPages | None = None
     """The payload of the runs that arrived, for the files a build keeps."""
     kept: Mapping[str, str] | None = None
     """The content digest of each file the build keeps, as the last build wrote it."""

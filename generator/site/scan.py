@@ -275,3 +275,31 @@ def shipped_files(*folders: Path) -> frozenset[str]:
 def contents(path: Path, data: bytes) -> bytes:
     """A file's bytes, decompressed when it is gzipped (as sitemaps are)."""
     return gzip.decompress(data) if path.suffix == ".gz" else data
+
+
+class OwnPages:
+    """Payload strings sought in a page runsite wrote itself: each in the forms its templates
+    give a value (raw, HTML-escaped, JSON-escaped), in any case, in one pass over the page.
+
+    A run or comparison page is the theme's chrome around a body. The chrome is the same in
+    every page of a build, the home and suite pages among them, which a build writes and scans
+    whole (``Sought``) every time; the body is runsite's template text and the values of
+    redacted runs, each written through jinja2's escaping, never decoded, split by markup or
+    re-cased. So what the normalised scan would find in such a page, this finds too, without
+    decoding the page: the check a build makes of the thousands of pages it keeps.
+    """
+
+    def __init__(self, payload: Mapping[str, str]) -> None:
+        by_form: dict[bytes, str] = {}
+        for string, field in payload.items():
+            for form in carried_forms(string):
+                by_form.setdefault(_bytes(form.casefold()), field)
+        self._fields = list(by_form.values())
+        self._automaton = BytesAhoCorasick(list(by_form)) if by_form else None
+
+    def fields_in(self, data: bytes) -> set[str]:
+        """The fields of every payload string the page ``data`` carries."""
+        if self._automaton is None:
+            return set()
+        text = _bytes(data.decode("utf-8", "surrogateescape").casefold())
+        return {self._fields[i] for i, _, _ in self._automaton.find_matches_as_indexes(text)}
