@@ -11,8 +11,10 @@ from typing import Any
 
 import pytest
 from click.testing import CliRunner, Result
+from playwright.sync_api import Browser, sync_playwright
 
 from generator.cli import cli
+from tests.site._browser import CHROMIUM, FLAGS
 from tests.suite._fake_provider import install
 
 CORPUS = Path(__file__).resolve().parents[2] / "shared" / "corpus"
@@ -92,3 +94,16 @@ def fake_provider(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> str:
     install(tmp_path / "installed")
     monkeypatch.syspath_prepend(str(tmp_path / "installed"))
     return "fake"
+
+
+@pytest.fixture(scope="session")
+def browser() -> Iterator[Browser]:
+    """Debian's chromium, driven by playwright: one for every browser test of the session, as
+    playwright's synchronous API drives one at a time."""
+    assert CHROMIUM.exists(), "the browser tests drive Debian's chromium: apt-get install chromium"
+    with sync_playwright() as playwright:
+        launched = playwright.chromium.launch(
+            executable_path=str(CHROMIUM), headless=True, args=FLAGS
+        )
+        yield launched
+        launched.close()

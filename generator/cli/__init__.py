@@ -151,6 +151,6 @@ def main() -> None:
 
 
 # Each area's commands register themselves on the group when imported.
-from generator.cli import archive, document, reading, site, suite  # noqa: E402
+from generator.cli import archive, document, reading, report, site, suite  # noqa: E402
 
-__all__ = ["archive", "cli", "document", "main", "reading", "site", "suite"]
+__all__ = ["archive", "cli", "document", "main", "reading", "report", "site", "suite"]

@@ -14,12 +14,11 @@ from typing import Any
 
 import pytest
 from click.testing import CliRunner
-from playwright.sync_api import Browser, sync_playwright
 
 from generator.cli import cli
 from tests._helpers import a_planted_run
 from tests.conftest import CORPUS, GIT_ENVIRONMENT
-from tests.site._browser import CHROMIUM, FLAGS, Quiet
+from tests.site._browser import Quiet
 
 REPOSITORY = Path(__file__).resolve().parents[2]
 SCRIPT_CASE = "<script>alert(1)</script>"
@@ -74,14 +73,3 @@ def served(built: Path) -> Iterator[str]:
     yield f"http://127.0.0.1:{server.server_address[1]}"
     server.shutdown()
     server.server_close()
-
-
-@pytest.fixture(scope="session")
-def browser() -> Iterator[Browser]:
-    assert CHROMIUM.exists(), "the browser tests drive Debian's chromium: apt-get install chromium"
-    with sync_playwright() as playwright:
-        launched = playwright.chromium.launch(
-            executable_path=str(CHROMIUM), headless=True, args=FLAGS
-        )
-        yield launched
-        launched.close()

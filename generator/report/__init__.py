@@ -1,0 +1,80 @@
+"""``runsite report``: one file to hand over, of one run or of one comparison, redacted by
+construction and checked anyway.
+
+``gather`` reads the runs from the archive and redacts them under its disclosure, keeping the
+payload strings of every run it read; ``made`` writes the report from the redacted runs alone
+(``page`` for HTML, ``markdown`` for a summary) and searches it for those strings as the
+site's build searches its pages (``generator.site.scan``): a hit is refused, naming the field,
+before a byte is written.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Literal
+
+from generator.errors import Refused
+from generator.report.markdown import markdown_summary, unescaped
+from generator.report.page import html_report
+from generator.report.runs import gather
+from generator.report.subject import Subject
+from generator.site.readings import alone
+from generator.site.scan import Sought
+
+Format = Literal["html", "markdown"]
+
+__all__ = ["Format", "Report", "ReportLeaked", "Subject", "gather", "made", "write"]
+
+
+class ReportLeaked(Refused):
+    """The report would carry a payload string; nothing was written."""
+
+
+@dataclass(frozen=True)
+class Report:
+    """A report's bytes, and the exit code of its reading (as ``explain`` gives it)."""
+
+    data: bytes
+    exit_code: int
+
+
+def made(
+    subject: Subject, payload: Mapping[str, str], locale: str, kind: Format, name: str
+) -> Report:
+    """The report of ``subject`` in ``locale``, searched for ``payload`` (each string by the
+    field it came from); ``name`` says where it was going, for the refusal."""
+    if kind == "html":
+        page = html_report(subject, locale)
+        data, scanned = page.html, [page.scanned]
+    else:
+        data = markdown_summary(subject, locale)
+        scanned = [data, unescaped(data)]
+    sought = Sought(payload)
+    found = sorted({field for text in scanned for field in sought.fields_in(text.encode())})
+    if found:
+        more = f" (and {len(found) - 1} more)" if len(found) > 1 else ""
+        raise ReportLeaked(
+            f"{name}: would carry the payload of {found[0]}{more}; nothing was written"
+        )
+    compared = subject.compared()
+    if compared is None:
+        code = alone(subject.run).exit_code
+    else:
+        code = compared.reading.exit_code if compared.reading else 2
+    return Report(data.encode("utf-8"), code)
+
+
+def write(data: bytes, out: Path) -> None:
+    """``data`` in the file ``out``, whole or not at all."""
+    if not out.parent.is_dir():
+        raise Refused(f"{out}: no such folder to write the report in")
+    partial = out.with_name(f".{out.name}.{os.getpid()}.partial")
+    try:
+        partial.write_bytes(data)
+        os.replace(partial, out)
+    except OSError as error:
+        partial.unlink(missing_ok=True)
+        raise Refused(f"{out}: cannot be written ({error.strerror or error})") from None

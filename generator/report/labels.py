@@ -1,0 +1,38 @@
+"""The words a report adds to the site's pages, in English and in Italian (identical keys), with
+the glossary's terms (``generator/reading/locales/GLOSSARY.md``)."""
+
+from __future__ import annotations
+
+EN: dict[str, str] = {
+    "report.name": "Report",
+    "report.redacted.one": "Made from the redacted run only.",
+    "report.redacted.two": "Made from the redacted runs only.",
+    "report.disclosure": "Disclosure ({source}): {released}",
+    "report.source": "runsite.toml of the archive",
+    "report.withheld_below": "What it does not show is listed at the end.",
+    "report.status.worse.previous": "worse than the previous run",
+    "summary.worse": "Checks that got worse",
+    "summary.none_worse": "No check got worse.",
+    "summary.not_passed": "Checks that failed or could not be judged",
+    "summary.all_passed": "Every check passed.",
+    "summary.run_page": "This run on the site",
+    "summary.diff_page": "This comparison on the site",
+}
+
+IT: dict[str, str] = {
+    "report.name": "Rapporto",
+    "report.redacted.one": "Ricavato soltanto dalla versione oscurata dell'esecuzione.",
+    "report.redacted.two": "Ricavato soltanto dalla versione oscurata delle esecuzioni.",
+    "report.disclosure": "Scelta dichiarata ({source}): {released}",
+    "report.source": "runsite.toml dell'archivio",
+    "report.withheld_below": "Che cosa non mostra è elencato alla fine.",
+    "report.status.worse.previous": "peggiorata rispetto all'esecuzione precedente",
+    "summary.worse": "Controlli peggiorati",
+    "summary.none_worse": "Nessun controllo è peggiorato.",
+    "summary.not_passed": "Controlli non superati o non giudicati",
+    "summary.all_passed": "Ogni controllo è stato superato.",
+    "summary.run_page": "Questa esecuzione sul sito",
+    "summary.diff_page": "Questo confronto sul sito",
+}
+
+REPORT: dict[str, dict[str, str]] = {"en": EN, "it": IT}

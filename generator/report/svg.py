@@ -1,0 +1,323 @@
+"""The site's charts as static SVG, drawn here from the same compact data ``charts.js`` draws in
+the browser: a report carries no plotly.js (1.19 MB), prints as vectors, and draws with no
+script at all.
+
+Each chart draws what the site's does: a sampled check's band from its lowest to its highest
+sample (coloured by status on a run, grey for the earlier run and blue for this one on a
+comparison), its score as a diamond and its threshold as a red mark. A tall chart is cut into
+pieces of at most ``PIECE`` rows, each with its own axis, so that every piece fits on a printed
+page and none is sliced by a page break. Coordinates are written to one decimal: the same data
+gives the same bytes.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from markupsafe import Markup, escape
+
+from generator.reading.formats import Formats, threshold_places
+
+WIDTH = 720
+"""The width of every chart, in CSS pixels at full size; a narrower page scales it down."""
+PIECE = 40
+"""The most rows one piece of a chart draws: a piece fits on an A4 page whole."""
+LOW, HIGH = -0.02, 1.02
+"""The score axis, as the site's charts draw it."""
+STATUS = ("#2e7d32", "#c62828", "#757575")
+"""Pass, fail, not judged: the site's colours."""
+THRESHOLD = "#c62828"
+BEFORE, NOW = ("#9e9e9e", "#616161"), ("#1976d2", "#0d47a1")
+"""A comparison's bands and scores: the earlier run's, this run's."""
+GRID = "#e0e0e0"
+CHARACTER = 6.2
+"""The width of an average character at the charts' 11 px, for laying out labels."""
+LEGEND = 24
+AXIS = 36
+
+
+def _millionths(n: int | None) -> float | None:
+    return None if n is None else n / 1_000_000
+
+
+def _number(value: float) -> str:
+    """A coordinate: one decimal, never ``-0.0``."""
+    text = f"{value:.1f}"
+    return "0.0" if text == "-0.0" else text
+
+
+def _fitted(text: str, room: float) -> str:
+    """``text`` cut in its middle to fit ``room`` pixels: a label's end (the check) counts as
+    much as its start (the case)."""
+    most = max(int(room / CHARACTER), 5)
+    if len(text) <= most:
+        return text
+    head = (most - 1) // 2
+    return text[:head] + "…" + text[len(text) - (most - 1 - head) :]
+
+
+@dataclass(frozen=True)
+class _Frame:
+    """Where a piece draws: its label column, its plot's left and right edges, its top."""
+
+    left: float
+    right: float
+    top: float
+
+    def x(self, value: float) -> float:
+        clamped = min(max(value, LOW), HIGH)
+        return self.left + (clamped - LOW) / (HIGH - LOW) * (self.right - self.left)
+
+
+def _frame(names: Sequence[str], legend: bool) -> _Frame:
+    longest = max((len(name) for name in names), default=0)
+    label = min(max(longest * CHARACTER + 12, 60.0), WIDTH * 0.42)
+    return _Frame(label, WIDTH - 16.0, LEGEND if legend else 6.0)
+
+
+def _legend(items: Sequence[tuple[Markup, str]]) -> list[str]:
+    """A row (or rows) of legend entries: each a glyph 14 px wide and its words."""
+    parts, x, y = [], 8.0, 15.0
+    for glyph, words in items:
+        width = 20 + len(words) * CHARACTER + 16
+        if x + width > WIDTH and x > 8:
+            x, y = 8.0, y + 16
+        parts.append(
+            f'<g transform="translate({_number(x)},{_number(y)})">{glyph}'
+            f'<text x="20" y="4">{escape(words)}</text></g>'
+        )
+        x += width
+    return parts
+
+
+def _swatch(colour: str, opacity: str) -> Markup:
+    return Markup(
+        f'<rect x="0" y="-4" width="14" height="9" fill="{colour}" fill-opacity="{opacity}"/>'
+    )
+
+
+def _diamond(x: float, y: float, colour: str, size: float = 5.0) -> str:
+    return (
+        f'<path d="M{_number(x)},{_number(y - size)}l{size},{size}l-{size},{size}'
+        f'l-{size},-{size}z" fill="{colour}"/>'
+    )
+
+
+DIAMOND = Markup(_diamond(7, 0, "#212121"))
+TICK = Markup(f'<path d="M7,-6v12" stroke="{THRESHOLD}" stroke-width="2"/>')
+DASH = Markup(f'<path d="M0,0h14" stroke="{THRESHOLD}" stroke-width="2" stroke-dasharray="4 2"/>')
+
+
+def _axis(frame: _Frame, bottom: float, figures: Formats, title: str) -> list[str]:
+    """Grid lines at every fifth of the score's range, their figures, and the axis's title."""
+    parts = []
+    for step in range(6):
+        x = _number(frame.x(step / 5))
+        parts.append(
+            f'<path d="M{x},{_number(frame.top)}V{_number(bottom)}" stroke="{GRID}"/>'
+            f'<text x="{x}" y="{_number(bottom + 14)}" text-anchor="middle">'
+            f"{escape(figures.score(step / 5, 1))}</text>"
+        )
+    middle = _number((frame.left + frame.right) / 2)
+    parts.append(
+        f'<text x="{middle}" y="{_number(bottom + 29)}" text-anchor="middle">{escape(title)}</text>'
+    )
+    return parts
+
+
+def _svg(height: float, parts: Sequence[str]) -> Markup:
+    """A piece of a chart; the element around it names the chart for a reader of the page."""
+    return Markup(
+        f'<svg xmlns="http://www.w3.org/2000/svg" class="report-chart" viewBox="0 0 {WIDTH} '
+        f'{_number(height)}" width="{WIDTH}" height="{_number(height)}" aria-hidden="true">'
+        + "".join(parts)
+        + "</svg>"
+    )
+
+
+def _pieces(
+    count: int, draw: Callable[[int, int, bool], Markup], piece: int = PIECE
+) -> tuple[Markup, ...]:
+    """The pieces of a chart of ``count`` rows: ``draw(start, stop, first)`` each."""
+    return tuple(
+        draw(start, min(start + piece, count), start == 0) for start in range(0, count, piece)
+    )
+
+
+@dataclass(frozen=True)
+class IntervalRow:
+    """One sampled check of an interval chart, its numbers back from millionths."""
+
+    case: str
+    check: int
+    name: str
+    """Its case and its check, as the chart of every check names it."""
+    low: float
+    high: float
+    score: float | None
+    status: int
+    threshold: float | None
+
+
+def interval_rows(data: Mapping[str, Any]) -> list[IntervalRow]:
+    """The rows of an interval chart's data, as ``charts.js`` reads them (``intervalRows``)."""
+    rows = []
+    width, stride, flat = len(data["checks"]), data["stride"], data["rows"]
+    for place, at in enumerate(range(0, len(flat), stride)):
+        row = list(flat[at : at + stride])
+        if data["dense"]:
+            row = [place // width, place % width, *row]
+        case, check, low, high, score, status = row[:6]
+        threshold = row[6] if len(row) > 6 else data["thresholds"][check]
+        where = data["run"] if case < 0 else data["cases"][case]
+        rows.append(
+            IntervalRow(
+                where,
+                check,
+                f"{where} · {data['checks'][check]}",
+                _millionths(low) or 0.0,
+                _millionths(high) or 0.0,
+                _millionths(score),
+                status,
+                _millionths(threshold),
+            )
+        )
+    return rows
+
+
+ROW = 12.0
+"""An interval chart's row: two charts of a check of 30 cases fit on an A4 page."""
+
+
+def intervals(data: Mapping[str, Any], check: int | None, figures: Formats) -> tuple[Markup, ...]:
+    """The pieces of a run's interval chart: each sampled check (of ``check`` only, when one is
+    named, its rows named by their case) as the band of its samples, its score and its
+    threshold."""
+    rows = [row for row in interval_rows(data) if check is None or row.check == check]
+    names = [row.name if check is None else row.case for row in rows]
+    labels, statuses = data["labels"], data["statuses"]
+    shown = sorted({row.status for row in rows})
+    legend = [(_swatch(STATUS[s], ".55"), f"{labels['band']}: {statuses[s]}") for s in shown]
+    legend += [(DIAMOND, labels["score"]), (TICK, labels["threshold"])]
+
+    def draw(start: int, stop: int, first: bool) -> Markup:
+        frame = _frame(names, first)
+        parts = _legend(legend) if first else []
+        y = frame.top
+        for row, name in zip(rows[start:stop], names[start:stop], strict=True):
+            middle = y + ROW / 2
+            left, right = frame.x(row.low), frame.x(row.high)
+            part = [
+                f"<g><title>{escape(row.name)}</title>",
+                f'<text x="{_number(frame.left - 6)}" y="{_number(middle + 4)}" '
+                f'text-anchor="end">{escape(_fitted(name, frame.left - 10))}</text>',
+                f'<rect x="{_number(left)}" y="{_number(middle - 3.5)}" '
+                f'width="{_number(max(right - left, 2.0))}" height="7" '
+                f'fill="{STATUS[row.status]}" fill-opacity=".55"/>',
+            ]
+            if row.threshold is not None:
+                x = _number(frame.x(row.threshold))
+                part.append(
+                    f'<path d="M{x},{_number(middle - 5)}v10" stroke="{THRESHOLD}" '
+                    'stroke-width="2"/>'
+                )
+            if row.score is not None:
+                part.append(_diamond(frame.x(row.score), middle, "#212121", 3.5))
+            parts.append("".join(part) + "</g>")
+            y += ROW
+        parts += _axis(frame, y, figures, labels["score"])
+        return _svg(y + AXIS, parts)
+
+    return _pieces(len(rows), draw)
+
+
+def interval_table(data: Mapping[str, Any], figures: Formats) -> list[tuple[str, ...]]:
+    """The rows of an interval chart's table of numbers, as ``charts.js`` writes them
+    (``intervalTable``): each figure to the decimals its check's scores need."""
+    rows = interval_rows(data)
+    digits = {
+        check: threshold_places(
+            [
+                v
+                for row in rows
+                if row.check == check
+                for v in (row.low, row.high, row.score)
+                if v is not None
+            ],
+            next((r.threshold for r in rows if r.check == check and r.threshold is not None), 0.0),
+        )
+        for check in {row.check for row in rows}
+    }
+
+    def shown(value: float | None, check: int) -> str:
+        return "" if value is None else figures.score(value, digits[check])
+
+    return [
+        (
+            row.name,
+            shown(row.low, row.check),
+            shown(row.score, row.check),
+            shown(row.high, row.check),
+            shown(row.threshold, row.check),
+            data["statuses"][row.status],
+        )
+        for row in rows
+    ]
+
+
+PAIR = 26.0
+"""A comparison chart's row: two bands."""
+
+
+def compare(data: Mapping[str, Any], figures: Formats) -> tuple[Markup, ...]:
+    """The pieces of one check's chart in both runs, case by case: the earlier run's band above
+    this run's, each with its score, and the threshold across them."""
+    cases, flat, labels = data["cases"], data["rows"], data["labels"]
+    sides = [
+        [[_millionths(n) for n in flat[at + 3 * side : at + 3 * side + 3]] for side in (0, 1)]
+        for at in range(0, len(flat), 6)
+    ]
+    threshold = _millionths(data["threshold"])
+    legend = [
+        (_swatch(BEFORE[0], ".6"), labels["before"]),
+        (_swatch(NOW[0], ".6"), labels["now"]),
+        (DIAMOND, labels["score"]),
+        (DASH, labels["threshold"]),
+    ]
+
+    def draw(start: int, stop: int, first: bool) -> Markup:
+        frame = _frame(cases, first)
+        parts = _legend(legend) if first else []
+        y = frame.top
+        for case, pair in zip(cases[start:stop], sides[start:stop], strict=True):
+            part = [
+                f"<g><title>{escape(case)}</title>",
+                f'<text x="{_number(frame.left - 6)}" y="{_number(y + PAIR / 2 + 4)}" '
+                f'text-anchor="end">{escape(_fitted(case, frame.left - 10))}</text>',
+            ]
+            for offset, (low, high, score), (band, mark) in zip(
+                (y + 8, y + 18), pair, (BEFORE, NOW), strict=True
+            ):
+                if low is not None and high is not None:
+                    left, right = frame.x(low), frame.x(high)
+                    part.append(
+                        f'<rect x="{_number(left)}" y="{_number(offset - 4)}" '
+                        f'width="{_number(max(right - left, 2.0))}" height="8" fill="{band}" '
+                        'fill-opacity=".6"/>'
+                    )
+                if score is not None:
+                    part.append(_diamond(frame.x(score), offset, mark, 4.0))
+            parts.append("".join(part) + "</g>")
+            y += PAIR
+        if threshold is not None:
+            x = _number(frame.x(threshold))
+            parts.append(
+                f'<path d="M{x},{_number(frame.top)}V{_number(y)}" stroke="{THRESHOLD}" '
+                'stroke-width="2" stroke-dasharray="6 3"/>'
+            )
+        parts += _axis(frame, y, figures, labels["score"])
+        return _svg(y + AXIS, parts)
+
+    return _pieces(len(cases), draw, PIECE * 3 // 4)
