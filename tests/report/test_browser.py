@@ -129,6 +129,17 @@ def test_the_site_script_runs_inside_the_report(reports, browser):
         opened.close()
 
 
+@pytest.mark.parametrize("name", list(REPORTS))
+def test_a_report_on_a_phone_scrolls_only_downwards(name, reports, browser):
+    """A wide table scrolls in its own box and a long hash or name wraps: the page itself is
+    never wider than a 390 px screen."""
+    opened = Opened(browser, reports[name], width=390)
+    try:
+        assert opened.page.evaluate("document.documentElement.scrollWidth") == 390
+    finally:
+        opened.close()
+
+
 def _printed(opened: Opened) -> PdfReader:
     data = opened.page.pdf(format="A4", prefer_css_page_size=True)
     return PdfReader(io.BytesIO(data))
