@@ -34,7 +34,7 @@ from generator.errors import Refused
 from generator.site.labels import LABELS, LOCALES
 from generator.site.look import Look
 from generator.site.pages import Page, SuiteRuns, suite_path
-from generator.site.shell import KINDS, Shell, capture, drop_from_sitemaps, shell_sources
+from generator.site.shell import KINDS, Shell, capture, drop_from_sitemaps, fill, shell_sources
 
 
 def _templates() -> Path:
@@ -370,7 +370,7 @@ def _index_json(config: dict[str, Any], docs: list[dict[str, Any]]) -> str:
 
 
 def build_pages(
-    pages: Iterable[tuple[str, Page]],
+    pages: Sequence[tuple[str, Page]],
     suites: Sequence[SuiteRuns],
     settings: SiteSettings,
     staging: Path,
@@ -384,6 +384,10 @@ def build_pages(
     stage(pages, docs, settings.look)
     epoch = source_date(suites)
     run_mkdocs(site_config(suites, settings, settings.look, docs, out), staging, epoch, cache)
+    for locale, staged in pages:
+        if staged.body is not None:
+            folder = out if locale == settings.language else out / locale
+            fill(folder / staged.path.removesuffix(".md") / "index.html", staged.body)
     if settings.for_files:
         for page in out.rglob("*.html"):
             page.write_text(for_files(page.read_text(encoding="utf-8")), encoding="utf-8")

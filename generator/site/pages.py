@@ -47,6 +47,7 @@ from generator.site.charts import (
 )
 from generator.site.labels import LABELS
 from generator.site.readings import MARKED, alone, on_the_line
+from generator.site.shell import page_address, placeholder_markdown
 from generator.site.summary import RunSummary, status_of
 
 LATEST = 12
@@ -84,6 +85,10 @@ class Page:
 
     path: str
     text: str
+    body: str | None = None
+    """The article's HTML where runsite writes it itself: ``text`` is then a placeholder mkdocs
+    renders in the navigation, and the body goes in after (Python-Markdown's pass over raw
+    HTML costs seconds on a suite page of a thousand runs, and finds nothing to do)."""
 
 
 def run_path(tenant: str, suite: str, key: str) -> str:
@@ -114,6 +119,11 @@ def chart_json(data: Mapping[str, Any]) -> Markup:
     """Chart data for a ``<script type="application/json">``: nothing in it can close the tag."""
     text = json.dumps(data, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
     return Markup(text.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026"))
+
+
+def _entry(location: str, title: str, text: str) -> dict[str, str]:
+    """An entry of the search index, as the theme reads one: title and text are HTML."""
+    return {"location": location, "title": html.escape(title), "text": html.escape(text)}
 
 
 def _title(text: str) -> str:
@@ -284,10 +294,11 @@ class Site:
             else None
         )
         latest = history.runs[-1]
-        return self._markdown(
+        heading = f"{history.tenant} · {history.suite}"
+        body = self._body(
             "suite",
             path,
-            f"{history.tenant} · {history.suite}",
+            heading,
             tenant=history.tenant,
             suite=history.suite,
             status=history.status(latest),
@@ -297,31 +308,41 @@ class Site:
             reference=shown_reference,
             grid=self.case_grid(history, path),
         )
+        return Page(path, placeholder_markdown(_title(heading)), body.html)
 
     def search_entries(self, suites: Sequence[SuiteRuns]) -> list[dict[str, str]]:
-        """What the search finds beyond the pages mkdocs indexes: each run (by suite, date,
-        key and status) and each case id of a suite's latest run, at its row of the suite's
-        grid. One entry a run and a case: the index grows with the archive, not its square."""
+        """What the search finds beyond the pages mkdocs indexes: each suite (by its checks),
+        each run (by suite, date, key and status) and each case id of a suite's latest run, at
+        its row of the suite's grid. One entry a run and a case: the index grows with the
+        archive, not its square. The theme shows an entry's title and text as HTML, so they are
+        escaped, and its location is a link, so quoted."""
         entries = []
         for history in suites:
             for run in history.runs:
-                location = run_path(run.tenant, run.suite, run.key).removesuffix(".md") + "/"
                 status = self.t[f"status.{history.status(run)}"]
                 entries.append(
-                    {
-                        "location": location,
-                        "title": f"{run.suite} · {self.f.moment(run.created_at)}",
-                        "text": f"{run.tenant} {run.suite} {run.key} {status}",
-                    }
+                    _entry(
+                        page_address(run_path(run.tenant, run.suite, run.key)),
+                        f"{run.suite} · {self.f.moment(run.created_at)}",
+                        f"{run.tenant} {run.suite} {run.key} {status}",
+                    )
                 )
-            suite = suite_path(history.tenant, history.suite).removesuffix(".md") + "/"
+            suite = page_address(suite_path(history.tenant, history.suite))
+            checks = dict.fromkeys(p.check for run in history.runs for p in run.points)
+            entries.append(
+                _entry(
+                    suite,
+                    f"{history.tenant} · {history.suite}",
+                    " ".join([history.tenant, history.suite, *checks]),
+                )
+            )
             for case, _ in history.runs[-1].cases:
                 entries.append(
-                    {
-                        "location": f"{suite}#{case_anchor(case)}",
-                        "title": case,
-                        "text": f"{self.t['column.case']} {case} · {history.tenant} {history.suite}",
-                    }
+                    _entry(
+                        f"{suite}#{case_anchor(case)}",
+                        case,
+                        f"{self.t['column.case']} {case} · {history.tenant} {history.suite}",
+                    )
                 )
         return entries
 

@@ -26,6 +26,10 @@ TITLE = "RUNSITE-SHELL-TITLE"
 BODY = "<h1>RUNSITE-SHELL-BODY</h1>"
 """The shell's article: an ``<h1>`` so that the theme does not add a title of its own."""
 
+PAGE_BODY = "<h1>RUNSITE-PAGE-BODY</h1>"
+"""The article of a page in the navigation whose body runsite writes (a suite's): mkdocs
+renders the page around it, the body takes its place after (``fill``)."""
+
 KINDS = {"run": 3, "diff": 4}
 """Page kinds with a shell, and how many path segments follow the kind's folder."""
 FOLDERS = {"run": "runs", "diff": "diffs"}
@@ -38,6 +42,20 @@ search:
 
 {BODY}
 """
+
+
+def placeholder_markdown(title: str) -> str:
+    """The markdown mkdocs renders around a body runsite writes: its title, and no search entry
+    (the page's entry is runsite's own, as for runs)."""
+    return f"---\ntitle: {title}\nsearch:\n  exclude: true\n---\n\n{PAGE_BODY}\n"
+
+
+def fill(page: Path, body: str) -> None:
+    """Put ``body`` in the place of ``PAGE_BODY`` in the built ``page``."""
+    text = page.read_text(encoding="utf-8")
+    if text.count(PAGE_BODY) != 1:
+        raise RuntimeError(f"the theme left no single place for the body of {page}")
+    page.write_text(text.replace(PAGE_BODY, body), encoding="utf-8")
 
 
 def placeholder_path(kind: str) -> str:

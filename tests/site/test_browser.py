@@ -112,6 +112,10 @@ def test_hostile_names_open_no_dialog_on_any_page_or_in_search(
         )
     site = archive / "site"
     assert runsite("build", "--root", str(archive), "--out", str(site)).exit_code == 0
+    for index in site.rglob("search_index.json"):
+        # The theme shows an entry's title and text as HTML; a search that highlights a word
+        # inside the tag breaks it, one that matches beside it would not.
+        assert "<img" not in index.read_text(encoding="utf-8"), index
     handler = functools.partial(Quiet, directory=str(site))
     server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
     threading.Thread(target=server.serve_forever, daemon=True).start()

@@ -35,6 +35,7 @@ def test_pages_render_any_name_as_text(first: dict[str, object]):
             site.run(runs[1], runs[0].key, None, None).html,
             site.diff(runs[1], runs[0], comparison(runs[1], runs[0]), "previous").html,
             site.suite(history).text,
+            site.suite(history).body or "",
             site.home([history]).text,
         ]
         for page in pages:
