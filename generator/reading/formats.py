@@ -35,10 +35,10 @@ from __future__ import annotations
 from collections.abc import Iterable
 from datetime import UTC, datetime
 from decimal import ROUND_HALF_UP, Decimal
-from functools import cache
+from functools import cache, lru_cache
 
 from babel import Locale
-from babel.dates import format_date, format_datetime, format_time
+from babel.dates import format_datetime
 from babel.numbers import format_currency, format_decimal, format_percent
 from babel.units import format_unit
 
@@ -233,15 +233,23 @@ class Formats:
     def moment_short(self, iso: str, seconds: bool = False) -> str:
         """A ``created_at`` for a table or an axis, in UTC: 23/09/2026, 14:07; 23/09/26, 14:07
         (to the second where ``needs_seconds`` says its column needs it)."""
-        when = datetime.fromisoformat(iso).astimezone(UTC)
-        day = format_date(when, "short", locale=self.locale)
-        clock = format_time(when, "medium" if seconds else "short", tzinfo=UTC, locale=self.locale)
-        joined: str = self._cldr.datetime_formats["short"]
-        return joined.replace("'", "").replace("{0}", clock).replace("{1}", day)
+        return _short_moment(self._cldr, iso, seconds)
 
     @staticmethod
     def _fixed(places: int) -> str:
         return "#,##0." + "0" * places if places else "#,##0"
+
+
+@lru_cache(maxsize=1 << 14)
+def _short_moment(cldr: Locale, iso: str, seconds: bool) -> str:
+    """``Formats.moment_short``, kept: a suite page writes each run's moment in every chart of
+    its history and in its runs table. CLDR's patterns applied as they stand (Babel's
+    ``format_date`` and ``format_time`` would look the locale up again at every call)."""
+    when = datetime.fromisoformat(iso).astimezone(UTC)
+    day = cldr.date_formats["short"].apply(when, cldr)
+    clock = cldr.time_formats["medium" if seconds else "short"].apply(when, cldr)
+    joined: str = cldr.datetime_formats["short"]
+    return joined.replace("'", "").replace("{0}", clock).replace("{1}", day)
 
 
 @cache
