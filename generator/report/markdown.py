@@ -22,7 +22,13 @@ from generator.report.subject import Subject
 from generator.site.build import environment
 from generator.site.cases import check_rows, tally
 from generator.site.labels import LABELS
-from generator.site.pages import VERDICT_ORDER, Comparison, Site, comparison_places, run_path
+from generator.site.pages import (
+    Comparison,
+    Site,
+    comparison_places,
+    run_path,
+    verdict_counts,
+)
 from generator.site.summary import status_of
 
 GLYPH = {"worse": "▼", "failed": "✗", "unjudged": "?", "passed": "✓"}
@@ -99,8 +105,7 @@ def _against(subject: Subject, other: RedactedRun, compared: Comparison, locale:
     ]
     if compared.reason is not None:
         return [*lines, text(t["diff.refused"].format(reason=compared.reason)), ""]
-    counts = ((v, sum(row.verdict == v for row in rows)) for v in VERDICT_ORDER)
-    lines += [text(" · ".join(f"{n} {t['verdict.' + v]}" for v, n in counts if n)), ""]
+    lines += [text(" · ".join(counted for _, counted in verdict_counts(rows, t, f))), ""]
     if not worse:
         return [*lines, text(r["summary.none_worse"]), ""]
     digits = comparison_places(rows)

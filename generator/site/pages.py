@@ -24,7 +24,13 @@ from generator.document.redacted import RedactedRun
 from generator.reading import NotComparable, catalog, explain
 from generator.reading.checks import Check
 from generator.reading.facts import SECTIONS, Reading
-from generator.reading.formats import change_places, formats, needs_seconds, threshold_places
+from generator.reading.formats import (
+    Formats,
+    change_places,
+    formats,
+    needs_seconds,
+    threshold_places,
+)
 from generator.reading.locales import against_previous
 from generator.reading.render import sentence
 from generator.reading.table import Row, comparison_rows
@@ -119,6 +125,20 @@ def chart_json(data: Mapping[str, Any]) -> Markup:
     """Chart data for a ``<script type="application/json">``: nothing in it can close the tag."""
     text = json.dumps(data, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
     return Markup(text.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026"))
+
+
+def verdict_counts(
+    rows: Sequence[Row], labels: Mapping[str, str], figures: Formats
+) -> list[tuple[str, str]]:
+    """How many rows of a comparison have each verdict, said as the language says a count
+    ("1 peggiorato", "4 peggiorati"), in the order a reader looks for them; none for a verdict
+    no row has."""
+    counts = ((v, sum(row.verdict == v for row in rows)) for v in VERDICT_ORDER)
+    return [
+        (v, f"{figures.count(n)} {labels[('verdict.' if n == 1 else 'verdicts.') + v]}")
+        for v, n in counts
+        if n
+    ]
 
 
 def _entry(location: str, title: str, text: str) -> dict[str, str]:
@@ -460,7 +480,6 @@ class Site:
         title = t[f"diff.title.{role}"].format(suite=run.suite, run=self.f.moment(run.created_at))
         reading = compared.reading
         rows = compared.rows
-        counts = {verdict: sum(row.verdict == verdict for row in rows) for verdict in VERDICT_ORDER}
         marked = on_the_line(reading) if reading else set()
         digits = compared.places
         return self._body(
@@ -485,7 +504,7 @@ class Site:
             if reading
             else [],
             refused=t["diff.refused"].format(reason=compared.reason) if compared.reason else None,
-            counts=[(verdict, count) for verdict, count in counts.items() if count],
+            counts=verdict_counts(rows, t, self.f),
             rows=[
                 {
                     "case": row.case or t["where.run"],

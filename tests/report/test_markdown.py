@@ -67,6 +67,13 @@ def test_the_summary_of_the_recorded_pair_names_the_four_checks_that_got_worse(
     assert "<table>" in GFM.render(result.stdout)
 
 
+@pytest.mark.parametrize(("locale", "said"), [("en", "4 worse"), ("it", "4 peggiorati")])
+def test_the_counts_of_a_comparison_agree_with_their_number(report, locale, said):
+    summary = report(RUN2, "--baseline", "--format", "markdown", "--locale", locale).stdout
+    counts = summary.split("\n\n")[2]
+    assert counts.split(" · ")[0] == said
+
+
 def test_a_worse_check_shows_both_runs_scores_their_samples_and_the_change(
     report,
 ):
