@@ -61,7 +61,7 @@ from generator.publish.work import (
 from generator.site.build import ASSETS, TEMPLATES, SiteSettings, build_pages, environment
 from generator.site.labels import LOCALES
 from generator.site.look import read_look
-from generator.site.pages import Site, SuiteRuns, diff_path, run_path
+from generator.site.pages import Page, Site, SuiteRuns, diff_path, run_path
 from generator.site.scan import Leak, OwnPages, Sought, contents
 from generator.site.sieve import Sieve
 from generator.site.summary import RunSummary
@@ -334,7 +334,10 @@ class _Build:
             pages = [
                 (site.locale, page)
                 for site in sites
-                for page in [site.home(history), *(site.suite(h) for h in history)]
+                for page in [
+                    site.home(history),
+                    *(self._suite_page(site, h, plan.suites[(h.tenant, h.suite)]) for h in history),
+                ]
             ]
             searched = {site.locale: site.search_entries(history) for site in sites}
             built, context.shells = build_pages(
@@ -386,6 +389,17 @@ class _Build:
             len(render),
             self.disclosure.model_dump(),
         )
+
+    def _suite_page(self, site: Site, history: SuiteRuns, runs: Sequence[Listed]) -> Page:
+        """A suite's page, its body written again only when the suite's history moved: its
+        runs, its reference, what got worse (summaries are a blob's, for this code)."""
+        name = "suite-" + digest(site.locale, history.tenant, history.suite)
+        inputs = digest([r.blob for r in runs], history.reference, sorted(history.worse.items()))
+        kept = self.cache.body(name, inputs)
+        page = site.suite(history, kept)
+        if kept is None and page.body is not None:
+            self.cache.keep_body(name, inputs, page.body)
+        return page
 
     def _read(
         self, context: Context, chunks: list[Chunk], tick: Callable[[], None]

@@ -31,7 +31,8 @@ def _atomic(path: Path, data: bytes) -> None:
 
 
 class RunCache:
-    """Summaries and payload keys by blob id, for one code and disclosure digest."""
+    """Summaries and payload keys by blob id, and suite pages' bodies by suite and language, for
+    one code and disclosure digest."""
 
     def __init__(self, root: Path, digest: str) -> None:
         base = root / FOLDER
@@ -75,6 +76,19 @@ class RunCache:
 
     def keep_against(self, blob: str, reference: str, worse: int) -> None:
         _atomic(self._path(blob, f".{reference}.worse"), str(worse).encode())
+
+    def body(self, name: str, inputs: str) -> str | None:
+        """The body kept under ``name`` if it was made from ``inputs`` (a digest)."""
+        try:
+            kept = self._path(name, ".html").read_text(encoding="utf-8")
+        except OSError:
+            return None
+        made, _, body = kept.partition("\n")
+        return body if made == inputs else None
+
+    def keep_body(self, name: str, inputs: str, body: str) -> None:
+        """Keep ``body`` under ``name``, in place of the one made from other inputs."""
+        _atomic(self._path(name, ".html"), f"{inputs}\n{body}".encode())
 
     def keep(self, blob: str, summary: RunSummary, keys: Keys) -> None:
         _atomic(self._path(blob, ".keys"), np.ascontiguousarray(keys, dtype="<u8").tobytes())
