@@ -18,7 +18,6 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from _identity import use_bench_identity
-
 from build import run_document
 from generator.archive import Archive, init_archive
 from generator.document.codec import canonical
