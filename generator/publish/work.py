@@ -82,8 +82,6 @@ class Context:
     sieve: Sieve | None = None
     exact: OwnPages | None = None
     """The payload of the runs that arrived, for the files a build keeps."""
-    kept: Mapping[str, str] | None = None
-    """The content digest of each file the build keeps, as the last build wrote it."""
 
 
 _context: Context | None = None
