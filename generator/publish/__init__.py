@@ -59,12 +59,14 @@ from generator.publish.work import (
     wrap,
 )
 from generator.site.build import ASSETS, TEMPLATES, SiteSettings, build_pages, environment
+from generator.site.history import SuiteRuns
 from generator.site.labels import LOCALES
 from generator.site.look import read_look
-from generator.site.pages import Page, Site, SuiteRuns, diff_path, run_path
+from generator.site.pages import Site
 from generator.site.scan import Leak, OwnPages, Sought, contents
 from generator.site.sieve import Sieve
 from generator.site.summary import RunSummary
+from generator.site.writer import Page, diff_path, run_path
 
 PACKAGE = Path(__file__).resolve().parents[1]
 

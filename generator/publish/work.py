@@ -31,11 +31,12 @@ from generator.publish.plan import PageJob, content_digest
 from generator.publish.source import Blobs, Listed
 from generator.site.build import environment, for_files
 from generator.site.labels import LOCALES
-from generator.site.pages import Body, Comparison, Site, comparison, diff_path
+from generator.site.pages import Comparison, Site, comparison
 from generator.site.scan import OwnPages
 from generator.site.shell import Shell
 from generator.site.sieve import Sieve, payload_keys
 from generator.site.summary import RunSummary, summarise
+from generator.site.writer import Body, diff_path
 
 
 @dataclass(frozen=True)

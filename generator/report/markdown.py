@@ -22,14 +22,9 @@ from generator.report.subject import Subject
 from generator.site.build import environment
 from generator.site.cases import check_rows, tally
 from generator.site.labels import LABELS
-from generator.site.pages import (
-    Comparison,
-    Site,
-    comparison_places,
-    run_path,
-    verdict_counts,
-)
+from generator.site.pages import Comparison, Site, comparison_places, verdict_counts
 from generator.site.summary import status_of
+from generator.site.writer import run_path
 
 GLYPH = {"worse": "▼", "failed": "✗", "unjudged": "?", "passed": "✓"}
 """A status's glyph, as the site's badges show it."""

@@ -8,8 +8,9 @@ from typing import Literal
 
 from generator.document.redacted import RedactedRun
 from generator.site.look import Look
-from generator.site.pages import Comparison, comparison, diff_path, run_path
+from generator.site.pages import Comparison, comparison
 from generator.site.shell import page_address
+from generator.site.writer import diff_path, run_path
 
 Role = Literal["previous", "reference", "both"]
 """What the run compared with is to the run, as the site's comparison pages say."""

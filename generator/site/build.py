@@ -31,10 +31,11 @@ from jinja2 import Environment, FileSystemLoader, StrictUndefined
 from markupsafe import Markup
 
 from generator.errors import Refused
+from generator.site.history import SuiteRuns
 from generator.site.labels import LABELS, LOCALES
 from generator.site.look import Look
-from generator.site.pages import Page, SuiteRuns, suite_path
 from generator.site.shell import KINDS, Shell, capture, drop_from_sitemaps, fill, shell_sources
+from generator.site.writer import Page, suite_path
 
 
 def _templates() -> Path:

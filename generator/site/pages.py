@@ -1,130 +1,29 @@
-"""The pages of the site, from redacted runs and run summaries only.
-
-Home and suite pages are markdown for mkdocs (they sit in the navigation and the search
-index); run and comparison pages are HTML bodies that a shell of the theme's wraps (see
-``shell``). Either way a page's markup is written by jinja2 with autoescaping, so a name or a
-case id is always text, never markup. Page addresses are made of tenant, suite and run key, so
-no later build moves a page a stakeholder was sent.
-"""
+"""The pages of one run and of one comparison, from redacted runs only: what a stakeholder is
+sent a link to."""
 
 from __future__ import annotations
 
-import html
-import json
-import posixpath
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
-from urllib.parse import quote
 
-from jinja2 import Environment
 from markupsafe import Markup
 
 from generator.document.redacted import RedactedRun
-from generator.reading import NotComparable, catalog, explain
+from generator.reading import NotComparable, explain
 from generator.reading.checks import Check
-from generator.reading.facts import SECTIONS, Reading
-from generator.reading.formats import (
-    Formats,
-    change_places,
-    formats,
-    needs_seconds,
-    threshold_places,
-)
-from generator.reading.locales import against_previous
-from generator.reading.render import sentence
+from generator.reading.facts import Reading
+from generator.reading.formats import Formats, change_places, threshold_places
 from generator.reading.table import Row, comparison_rows
-from generator.site.cases import (
-    Trajectory,
-    case_anchor,
-    case_matrix,
-    check_rows,
-    step_text,
-    tally,
-    trajectories,
-)
-from generator.site.charts import (
-    STATUS_LETTER,
-    Chart,
-    compare_charts,
-    history_chart,
-    interval_chart,
-    sparkline,
-)
-from generator.site.labels import LABELS
+from generator.site.cases import Trajectory, case_matrix, check_rows, step_text, tally, trajectories
+from generator.site.charts import STATUS_LETTER, compare_charts, interval_chart
+from generator.site.history import HistoryPages
 from generator.site.readings import MARKED, alone, on_the_line
-from generator.site.shell import page_address, placeholder_markdown
-from generator.site.summary import RunSummary, status_of
+from generator.site.summary import status_of
+from generator.site.writer import Body, diff_path, href, reading_sections, run_path, suite_path
 
-LATEST = 12
-TREND = 30
-"""Runs the home page's trend of each suite shows."""
-GRID = 10
-"""Runs a suite page's grid of cases shows, newest first."""
-STATUS_ORDER = ("worse", "failed", "unjudged", "passed")
-"""A run's statuses, the one a reader should look at first first."""
 VERDICT_ORDER = ("worse", "unjudged", "rules", "new", "gone", "counted", "better", "same")
 """How a comparison page counts its rows: what a reader looks for first."""
-"""Runs listed on the home page."""
-
-
-@dataclass(frozen=True)
-class SuiteRuns:
-    """One suite's history in the archive: its runs' summaries oldest first, and its reference
-    run's key."""
-
-    tenant: str
-    suite: str
-    runs: tuple[RunSummary, ...]
-    reference: str | None
-    worse: Mapping[str, int] = field(default_factory=dict)
-    """For each run with a reference other than itself, by key: its checks worse than it."""
-
-    def status(self, run: RunSummary) -> str:
-        """A run's status at a glance (``status_of``)."""
-        return status_of(run.failed, run.errored, self.worse.get(run.key))
-
-
-@dataclass(frozen=True)
-class Page:
-    """A page of one language: its path under that language's folder, and its text."""
-
-    path: str
-    text: str
-    body: str | None = None
-    """The article's HTML where runsite writes it itself: ``text`` is then a placeholder mkdocs
-    renders in the navigation, and the body goes in after (Python-Markdown's pass over raw
-    HTML costs seconds on a suite page of a thousand runs, and finds nothing to do)."""
-
-
-def run_path(tenant: str, suite: str, key: str) -> str:
-    return f"runs/{tenant}/{suite}/{key}.md"
-
-
-def suite_path(tenant: str, suite: str) -> str:
-    return f"suites/{tenant}/{suite}.md"
-
-
-def diff_path(tenant: str, suite: str, key: str, other: str) -> str:
-    return f"diffs/{tenant}/{suite}/{key}/{other}.md"
-
-
-def href(source: str, target: str) -> str:
-    """A relative link from page ``source`` to page ``target`` (both page paths), as the
-    site serves them: each page is a folder of its own."""
-
-    def folder(path: str) -> str:
-        stem = path.removesuffix(".md")
-        return "" if stem == "index" else stem
-
-    relative = posixpath.relpath(folder(target) or ".", folder(source) or ".")
-    return "/".join(quote(part, safe="") for part in relative.split("/")) + "/"
-
-
-def chart_json(data: Mapping[str, Any]) -> Markup:
-    """Chart data for a ``<script type="application/json">``: nothing in it can close the tag."""
-    text = json.dumps(data, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
-    return Markup(text.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026"))
 
 
 def verdict_counts(
@@ -141,90 +40,13 @@ def verdict_counts(
     ]
 
 
-def _entry(location: str, title: str, text: str) -> dict[str, str]:
-    """An entry of the search index, as the theme reads one: title and text are HTML."""
-    return {"location": location, "title": html.escape(title), "text": html.escape(text)}
-
-
-def _title(text: str) -> str:
-    """A front-matter title: escaped as the theme prints it raw, quoted as YAML reads it (every
-    character outside ASCII as ``\\u`` escapes, so no line break YAML knows can end it)."""
-    return json.dumps(html.escape(text))
-
-
 PER_CHECK = "check."
 """What a comparison page shows in its table rather than as sentences: every fact about one
 check (how it moved, whether it is on the line)."""
 
 
-def reading_sections(
-    reading: Reading,
-    locale: str,
-    shown_elsewhere: str | None = None,
-    instead: str | None = None,
-    previous: bool = False,
-) -> list[tuple[str, list[str]]]:
-    """The reading's facts under their headings, in ``locale``; facts whose kind starts with
-    ``shown_elsewhere`` are left out, for the sentence ``instead`` where there were some. A
-    reading against the run before (``previous``) names it so rather than "the reference"."""
-    phrases = against_previous(locale) if previous else catalog(locale)
-    sections = []
-    for section in SECTIONS[reading.scope]:
-        facts = [f for f in reading.facts if f.section == section]
-        kept = [f for f in facts if not (shown_elsewhere and f.kind.startswith(shown_elsewhere))]
-        sentences = [sentence(f, phrases) for f in kept]
-        if instead is not None and len(kept) < len(facts):
-            sentences.append(instead)
-        if sentences or len(kept) == len(facts):
-            sections.append((phrases[f"heading.{section}"], sentences or [phrases["nothing"]]))
-    return sections
-
-
-@dataclass(frozen=True)
-class Body:
-    """A run or comparison page before its shell: its title and the article's HTML."""
-
-    path: str
-    title: str
-    html: str
-
-
-class Site:
+class Site(HistoryPages):
     """Renders every page of one language."""
-
-    def __init__(self, environment: Environment, locale: str) -> None:
-        self.locale = locale
-        self.t = LABELS[locale]
-        self.f = formats(locale)
-        self.env = environment
-
-    def _markdown(self, template: str, path: str, heading: str, **values: Any) -> Page:
-        page = self.env.get_template(f"pages/{template}.md")
-        text = page.render(
-            t=self.t, title_yaml=Markup(_title(heading)), chart_json=chart_json, **values
-        )
-        return Page(path, text)
-
-    def _body(self, template: str, path: str, heading: str, **values: Any) -> Body:
-        page = self.env.get_template(f"pages/{template}.html")
-        return Body(path, heading, page.render(t=self.t, chart_json=chart_json, **values))
-
-    def counts(self, passed: int, failed: int, errored: int) -> str:
-        return self.t["summary.counts"].format(passed=passed, failed=failed, errored=errored)
-
-    def rate(self, passing: float | None) -> str:
-        """A pass rate: the share of judged verdicts that passed; nothing when none was."""
-        return "" if passing is None else self.f.share(passing)
-
-    def when(self, iso: str) -> Markup:
-        """A moment as the language writes it, its exact value one hover away."""
-        return Markup('<time datetime="{0}" title="{0}">{1}</time>').format(iso, self.f.moment(iso))
-
-    def when_short(self, iso: str, seconds: bool) -> Markup:
-        """A moment in a table or on an axis."""
-        return Markup('<time datetime="{0}" title="{0}">{1}</time>').format(
-            iso, self.f.moment_short(iso, seconds)
-        )
 
     def cost(self, usage: Any) -> str:
         """What a side of a run cost: unknown where no call was priced, a floor where some
@@ -237,171 +59,6 @@ class Site:
                 money=spent, counted=self.f.count(usage.counted), calls=self.f.count(usage.calls)
             )
         return spent
-
-    def home(self, suites: Sequence[SuiteRuns]) -> Page:
-        """Every suite in one table, the ones that got worse or failed first, each with its
-        latest status, pass rate and trend; then the latest runs."""
-        rows = []
-        seconds = needs_seconds([history.runs[-1].created_at for history in suites])
-        for history in suites:
-            latest = history.runs[-1]
-            recent = history.runs[-TREND:]
-            rows.append(
-                {
-                    "tenant": history.tenant,
-                    "suite": history.suite,
-                    "href": href("index.md", suite_path(history.tenant, history.suite)),
-                    "latest_href": href(
-                        "index.md", run_path(latest.tenant, latest.suite, latest.key)
-                    ),
-                    "latest_at": self.when_short(latest.created_at, seconds),
-                    "status": history.status(latest),
-                    "rate": self.rate(latest.passing),
-                    "trend": sparkline([run.passing for run in recent]),
-                    "trend_label": self.t["home.trend"].format(count=len(recent)),
-                }
-            )
-        rows.sort(key=lambda row: (STATUS_ORDER.index(row["status"]), row["tenant"], row["suite"]))
-        newest = sorted(
-            ((history, run) for history in suites for run in history.runs),
-            key=lambda pair: (pair[1].created_at, pair[1].key),
-            reverse=True,
-        )
-        shown = newest[:LATEST]
-        seconds = needs_seconds([run.created_at for _, run in shown])
-        recent_runs = [
-            {
-                "href": href("index.md", run_path(run.tenant, run.suite, run.key)),
-                "created_at": self.when_short(run.created_at, seconds),
-                "tenant": run.tenant,
-                "suite": run.suite,
-                "status": history.status(run),
-                "rate": self.rate(run.passing),
-            }
-            for history, run in shown
-        ]
-        return self._markdown(
-            "home", "index.md", self.t["home.title"], suites=rows, latest=recent_runs
-        )
-
-    def suite(self, history: SuiteRuns, body: str | None = None) -> Page:
-        """A suite's page; ``body`` is its article as this code wrote it for the same history
-        before, which a build keeps (a suite page at a thousand runs is 50 ms to write)."""
-        path = suite_path(history.tenant, history.suite)
-        heading = f"{history.tenant} · {history.suite}"
-        if body is None:
-            body = self._suite_body(history, path, heading)
-        return Page(path, placeholder_markdown(_title(heading)), body)
-
-    def _suite_body(self, history: SuiteRuns, path: str, heading: str) -> str:
-        names = list(dict.fromkeys(p.check for run in history.runs for p in run.points))
-        charts: list[tuple[str, Chart]] = [
-            (name, history_chart(history.runs, name, self.t, self.f)) for name in names
-        ]
-        seconds = needs_seconds([run.created_at for run in history.runs])
-        runs = [
-            {
-                "href": href(path, run_path(run.tenant, run.suite, run.key)),
-                "created_at": self.when_short(run.created_at, seconds),
-                "status": history.status(run),
-                "rate": self.rate(run.passing),
-                "summary": self.counts(run.passed, run.failed, run.errored),
-                "commit": (run.git_commit or self.t["fact.no_commit"])[:12],
-                "config_hash": run.config_hash,
-                "reference": run.key == history.reference,
-            }
-            for run in reversed(history.runs)
-        ]
-        reference = next((r for r in history.runs if r.key == history.reference), None)
-        shown_reference = (
-            {
-                "href": href(path, run_path(reference.tenant, reference.suite, reference.key)),
-                "created_at": self.when(reference.created_at),
-            }
-            if reference
-            else None
-        )
-        latest = history.runs[-1]
-        return self._body(
-            "suite",
-            path,
-            heading,
-            tenant=history.tenant,
-            suite=history.suite,
-            status=history.status(latest),
-            rate=self.rate(latest.passing),
-            charts=charts,
-            runs=runs,
-            reference=shown_reference,
-            grid=self.case_grid(history, path),
-        ).html
-
-    def search_entries(self, suites: Sequence[SuiteRuns]) -> list[dict[str, str]]:
-        """What the search finds beyond the pages mkdocs indexes: each suite (by its checks),
-        each run (by suite, date, key and status) and each case id of a suite's latest run, at
-        its row of the suite's grid. One entry a run and a case: the index grows with the
-        archive, not its square. The theme shows an entry's title and text as HTML, so they are
-        escaped, and its location is a link, so quoted."""
-        entries = []
-        for history in suites:
-            for run in history.runs:
-                status = self.t[f"status.{history.status(run)}"]
-                entries.append(
-                    _entry(
-                        page_address(run_path(run.tenant, run.suite, run.key)),
-                        f"{run.suite} · {self.f.moment(run.created_at)}",
-                        f"{run.tenant} {run.suite} {run.key} {status}",
-                    )
-                )
-            suite = page_address(suite_path(history.tenant, history.suite))
-            checks = dict.fromkeys(p.check for run in history.runs for p in run.points)
-            entries.append(
-                _entry(
-                    suite,
-                    f"{history.tenant} · {history.suite}",
-                    " ".join([history.tenant, history.suite, *checks]),
-                )
-            )
-            for case, _ in history.runs[-1].cases:
-                entries.append(
-                    _entry(
-                        f"{suite}#{case_anchor(case)}",
-                        case,
-                        f"{self.t['column.case']} {case} · {history.tenant} {history.suite}",
-                    )
-                )
-        return entries
-
-    def case_grid(self, history: SuiteRuns, path: str) -> dict[str, Any]:
-        """Each case of the suite's recent runs, how it went in each (newest first), and
-        whether it went both ways: a flaky case shows at a glance."""
-        recent = list(reversed(history.runs[-GRID:]))
-        cases = list(dict.fromkeys(case for run in recent for case, _ in run.cases))
-        went = [dict(run.cases) for run in recent]
-        rows = []
-        for case in cases:
-            cells = [by_case.get(case, "") for by_case in went]
-            judged = {cell for cell in cells if cell in ("p", "f")}
-            rows.append(
-                {
-                    "case": case,
-                    "anchor": case_anchor(case),
-                    "href": href(path, run_path(history.tenant, history.suite, recent[0].key))
-                    + "#"
-                    + case_anchor(case),
-                    "cells": cells,
-                    "flaky": len(judged) == 2,
-                }
-            )
-        seconds = needs_seconds([run.created_at for run in recent])
-        columns = [
-            {
-                "href": href(path, run_path(run.tenant, run.suite, run.key)),
-                "created_at": self.when_short(run.created_at, seconds),
-            }
-            for run in recent
-        ]
-        return {"columns": columns, "rows": rows}
 
     def run(
         self, run: RedactedRun, previous: str | None, reference: str | None, worse: int | None

@@ -24,7 +24,7 @@ from click.testing import Result
 from generator.document.codec import read_run
 from generator.document.redact import redact
 from generator.reading import explain
-from generator.site.pages import reading_sections
+from generator.site.writer import reading_sections
 from tests.conftest import CORPUS
 from tests.suite._suites import write_suite
 

@@ -1,0 +1,216 @@
+"""The pages over the archive's history, made from run summaries: the home page, each
+suite's page, and the search entries of runs and cases."""
+
+from __future__ import annotations
+
+import html
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from generator.reading.formats import needs_seconds
+from generator.site.cases import case_anchor
+from generator.site.charts import Chart, history_chart, sparkline
+from generator.site.shell import page_address, placeholder_markdown
+from generator.site.summary import RunSummary, status_of
+from generator.site.writer import Page, Writer, href, run_path, suite_path, yaml_title
+
+LATEST = 12
+"""Runs listed on the home page."""
+TREND = 30
+"""Runs the home page's trend of each suite shows."""
+GRID = 10
+"""Runs a suite page's grid of cases shows, newest first."""
+STATUS_ORDER = ("worse", "failed", "unjudged", "passed")
+"""A run's statuses, the one a reader should look at first first."""
+
+
+@dataclass(frozen=True)
+class SuiteRuns:
+    """One suite's history in the archive: its runs' summaries oldest first, and its reference
+    run's key."""
+
+    tenant: str
+    suite: str
+    runs: tuple[RunSummary, ...]
+    reference: str | None
+    worse: Mapping[str, int] = field(default_factory=dict)
+    """For each run with a reference other than itself, by key: its checks worse than it."""
+
+    def status(self, run: RunSummary) -> str:
+        """A run's status at a glance (``status_of``)."""
+        return status_of(run.failed, run.errored, self.worse.get(run.key))
+
+
+def _entry(location: str, title: str, text: str) -> dict[str, str]:
+    """An entry of the search index, as the theme reads one: title and text are HTML."""
+    return {"location": location, "title": html.escape(title), "text": html.escape(text)}
+
+
+class HistoryPages(Writer):
+    """The pages of one language made from summaries."""
+
+    def home(self, suites: Sequence[SuiteRuns]) -> Page:
+        """Every suite in one table, the ones that got worse or failed first, each with its
+        latest status, pass rate and trend; then the latest runs."""
+        rows = []
+        seconds = needs_seconds([history.runs[-1].created_at for history in suites])
+        for history in suites:
+            latest = history.runs[-1]
+            recent = history.runs[-TREND:]
+            rows.append(
+                {
+                    "tenant": history.tenant,
+                    "suite": history.suite,
+                    "href": href("index.md", suite_path(history.tenant, history.suite)),
+                    "latest_href": href(
+                        "index.md", run_path(latest.tenant, latest.suite, latest.key)
+                    ),
+                    "latest_at": self.when_short(latest.created_at, seconds),
+                    "status": history.status(latest),
+                    "rate": self.rate(latest.passing),
+                    "trend": sparkline([run.passing for run in recent]),
+                    "trend_label": self.t["home.trend"].format(count=len(recent)),
+                }
+            )
+        rows.sort(key=lambda row: (STATUS_ORDER.index(row["status"]), row["tenant"], row["suite"]))
+        newest = sorted(
+            ((history, run) for history in suites for run in history.runs),
+            key=lambda pair: (pair[1].created_at, pair[1].key),
+            reverse=True,
+        )
+        shown = newest[:LATEST]
+        seconds = needs_seconds([run.created_at for _, run in shown])
+        recent_runs = [
+            {
+                "href": href("index.md", run_path(run.tenant, run.suite, run.key)),
+                "created_at": self.when_short(run.created_at, seconds),
+                "tenant": run.tenant,
+                "suite": run.suite,
+                "status": history.status(run),
+                "rate": self.rate(run.passing),
+            }
+            for history, run in shown
+        ]
+        return self._markdown(
+            "home", "index.md", self.t["home.title"], suites=rows, latest=recent_runs
+        )
+
+    def suite(self, history: SuiteRuns, body: str | None = None) -> Page:
+        """A suite's page; ``body`` is its article as this code wrote it for the same history
+        before, which a build keeps (a suite page at a thousand runs is 50 ms to write)."""
+        path = suite_path(history.tenant, history.suite)
+        heading = f"{history.tenant} · {history.suite}"
+        if body is None:
+            body = self._suite_body(history, path, heading)
+        return Page(path, placeholder_markdown(yaml_title(heading)), body)
+
+    def _suite_body(self, history: SuiteRuns, path: str, heading: str) -> str:
+        names = list(dict.fromkeys(p.check for run in history.runs for p in run.points))
+        charts: list[tuple[str, Chart]] = [
+            (name, history_chart(history.runs, name, self.t, self.f)) for name in names
+        ]
+        seconds = needs_seconds([run.created_at for run in history.runs])
+        runs = [
+            {
+                "href": href(path, run_path(run.tenant, run.suite, run.key)),
+                "created_at": self.when_short(run.created_at, seconds),
+                "status": history.status(run),
+                "rate": self.rate(run.passing),
+                "summary": self.counts(run.passed, run.failed, run.errored),
+                "commit": (run.git_commit or self.t["fact.no_commit"])[:12],
+                "config_hash": run.config_hash,
+                "reference": run.key == history.reference,
+            }
+            for run in reversed(history.runs)
+        ]
+        reference = next((r for r in history.runs if r.key == history.reference), None)
+        shown_reference = (
+            {
+                "href": href(path, run_path(reference.tenant, reference.suite, reference.key)),
+                "created_at": self.when(reference.created_at),
+            }
+            if reference
+            else None
+        )
+        latest = history.runs[-1]
+        return self._body(
+            "suite",
+            path,
+            heading,
+            tenant=history.tenant,
+            suite=history.suite,
+            status=history.status(latest),
+            rate=self.rate(latest.passing),
+            charts=charts,
+            runs=runs,
+            reference=shown_reference,
+            grid=self.case_grid(history, path),
+        ).html
+
+    def search_entries(self, suites: Sequence[SuiteRuns]) -> list[dict[str, str]]:
+        """What the search finds beyond the pages mkdocs indexes: each suite (by its checks),
+        each run (by suite, date, key and status) and each case id of a suite's latest run, at
+        its row of the suite's grid. One entry a run and a case: the index grows with the
+        archive, not its square. The theme shows an entry's title and text as HTML, so they are
+        escaped, and its location is a link, so quoted."""
+        entries = []
+        for history in suites:
+            for run in history.runs:
+                status = self.t[f"status.{history.status(run)}"]
+                entries.append(
+                    _entry(
+                        page_address(run_path(run.tenant, run.suite, run.key)),
+                        f"{run.suite} · {self.f.moment(run.created_at)}",
+                        f"{run.tenant} {run.suite} {run.key} {status}",
+                    )
+                )
+            suite = page_address(suite_path(history.tenant, history.suite))
+            checks = dict.fromkeys(p.check for run in history.runs for p in run.points)
+            entries.append(
+                _entry(
+                    suite,
+                    f"{history.tenant} · {history.suite}",
+                    " ".join([history.tenant, history.suite, *checks]),
+                )
+            )
+            for case, _ in history.runs[-1].cases:
+                entries.append(
+                    _entry(
+                        f"{suite}#{case_anchor(case)}",
+                        case,
+                        f"{self.t['column.case']} {case} · {history.tenant} {history.suite}",
+                    )
+                )
+        return entries
+
+    def case_grid(self, history: SuiteRuns, path: str) -> dict[str, Any]:
+        """Each case of the suite's recent runs, how it went in each (newest first), and
+        whether it went both ways: a flaky case shows at a glance."""
+        recent = list(reversed(history.runs[-GRID:]))
+        cases = list(dict.fromkeys(case for run in recent for case, _ in run.cases))
+        went = [dict(run.cases) for run in recent]
+        rows = []
+        for case in cases:
+            cells = [by_case.get(case, "") for by_case in went]
+            judged = {cell for cell in cells if cell in ("p", "f")}
+            rows.append(
+                {
+                    "case": case,
+                    "anchor": case_anchor(case),
+                    "href": href(path, run_path(history.tenant, history.suite, recent[0].key))
+                    + "#"
+                    + case_anchor(case),
+                    "cells": cells,
+                    "flaky": len(judged) == 2,
+                }
+            )
+        seconds = needs_seconds([run.created_at for run in recent])
+        columns = [
+            {
+                "href": href(path, run_path(run.tenant, run.suite, run.key)),
+                "created_at": self.when_short(run.created_at, seconds),
+            }
+            for run in recent
+        ]
+        return {"columns": columns, "rows": rows}

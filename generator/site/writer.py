@@ -1,0 +1,147 @@
+"""What every page of the site is written with: a page's address and its links, its text or
+body, and the labels and figures of one language.
+
+Home and suite pages are markdown for mkdocs (they sit in the navigation and the search
+index); run and comparison pages are HTML bodies that a shell of the theme's wraps (see
+``shell``). Either way a page's markup is written by jinja2 with autoescaping, so a name or a
+case id is always text, never markup. Page addresses are made of tenant, suite and run key, so
+no later build moves a page a stakeholder was sent.
+"""
+
+from __future__ import annotations
+
+import html
+import json
+import posixpath
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+from urllib.parse import quote
+
+from jinja2 import Environment
+from markupsafe import Markup
+
+from generator.reading import catalog
+from generator.reading.facts import SECTIONS, Reading
+from generator.reading.formats import formats
+from generator.reading.locales import against_previous
+from generator.reading.render import sentence
+from generator.site.labels import LABELS
+
+
+@dataclass(frozen=True)
+class Page:
+    """A page of one language: its path under that language's folder, and its text."""
+
+    path: str
+    text: str
+    body: str | None = None
+    """The article's HTML where runsite writes it itself: ``text`` is then a placeholder mkdocs
+    renders in the navigation, and the body goes in after (Python-Markdown's pass over raw
+    HTML costs seconds on a suite page of a thousand runs, and finds nothing to do)."""
+
+
+def run_path(tenant: str, suite: str, key: str) -> str:
+    return f"runs/{tenant}/{suite}/{key}.md"
+
+
+def suite_path(tenant: str, suite: str) -> str:
+    return f"suites/{tenant}/{suite}.md"
+
+
+def diff_path(tenant: str, suite: str, key: str, other: str) -> str:
+    return f"diffs/{tenant}/{suite}/{key}/{other}.md"
+
+
+def href(source: str, target: str) -> str:
+    """A relative link from page ``source`` to page ``target`` (both page paths), as the
+    site serves them: each page is a folder of its own."""
+
+    def folder(path: str) -> str:
+        stem = path.removesuffix(".md")
+        return "" if stem == "index" else stem
+
+    relative = posixpath.relpath(folder(target) or ".", folder(source) or ".")
+    return "/".join(quote(part, safe="") for part in relative.split("/")) + "/"
+
+
+def chart_json(data: Mapping[str, Any]) -> Markup:
+    """Chart data for a ``<script type="application/json">``: nothing in it can close the tag."""
+    text = json.dumps(data, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+    return Markup(text.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026"))
+
+
+def yaml_title(text: str) -> str:
+    """A front-matter title: escaped as the theme prints it raw, quoted as YAML reads it (every
+    character outside ASCII as ``\\u`` escapes, so no line break YAML knows can end it)."""
+    return json.dumps(html.escape(text))
+
+
+def reading_sections(
+    reading: Reading,
+    locale: str,
+    shown_elsewhere: str | None = None,
+    instead: str | None = None,
+    previous: bool = False,
+) -> list[tuple[str, list[str]]]:
+    """The reading's facts under their headings, in ``locale``; facts whose kind starts with
+    ``shown_elsewhere`` are left out, for the sentence ``instead`` where there were some. A
+    reading against the run before (``previous``) names it so rather than "the reference"."""
+    phrases = against_previous(locale) if previous else catalog(locale)
+    sections = []
+    for section in SECTIONS[reading.scope]:
+        facts = [f for f in reading.facts if f.section == section]
+        kept = [f for f in facts if not (shown_elsewhere and f.kind.startswith(shown_elsewhere))]
+        sentences = [sentence(f, phrases) for f in kept]
+        if instead is not None and len(kept) < len(facts):
+            sentences.append(instead)
+        if sentences or len(kept) == len(facts):
+            sections.append((phrases[f"heading.{section}"], sentences or [phrases["nothing"]]))
+    return sections
+
+
+@dataclass(frozen=True)
+class Body:
+    """A run or comparison page before its shell: its title and the article's HTML."""
+
+    path: str
+    title: str
+    html: str
+
+
+class Writer:
+    """Writes pages in one language: its labels, its figures, the templates."""
+
+    def __init__(self, environment: Environment, locale: str) -> None:
+        self.locale = locale
+        self.t = LABELS[locale]
+        self.f = formats(locale)
+        self.env = environment
+
+    def _markdown(self, template: str, path: str, heading: str, **values: Any) -> Page:
+        page = self.env.get_template(f"pages/{template}.md")
+        text = page.render(
+            t=self.t, title_yaml=Markup(yaml_title(heading)), chart_json=chart_json, **values
+        )
+        return Page(path, text)
+
+    def _body(self, template: str, path: str, heading: str, **values: Any) -> Body:
+        page = self.env.get_template(f"pages/{template}.html")
+        return Body(path, heading, page.render(t=self.t, chart_json=chart_json, **values))
+
+    def counts(self, passed: int, failed: int, errored: int) -> str:
+        return self.t["summary.counts"].format(passed=passed, failed=failed, errored=errored)
+
+    def rate(self, passing: float | None) -> str:
+        """A pass rate: the share of judged verdicts that passed; nothing when none was."""
+        return "" if passing is None else self.f.share(passing)
+
+    def when(self, iso: str) -> Markup:
+        """A moment as the language writes it, its exact value one hover away."""
+        return Markup('<time datetime="{0}" title="{0}">{1}</time>').format(iso, self.f.moment(iso))
+
+    def when_short(self, iso: str, seconds: bool) -> Markup:
+        """A moment in a table or on an axis."""
+        return Markup('<time datetime="{0}" title="{0}">{1}</time>').format(
+            iso, self.f.moment_short(iso, seconds)
+        )
