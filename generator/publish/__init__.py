@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from datetime import datetime
 from importlib.resources import files
 from pathlib import Path
@@ -39,10 +39,11 @@ from generator.publish.cache import RunCache
 from generator.publish.plan import (
     MANIFEST,
     Manifest,
-    PageJob,
+    Plan,
     code_digest,
     content_digest,
     digest,
+    plan_pages,
     stale,
 )
 from generator.publish.source import Blobs, Committed, Listed, committed, created_at
@@ -52,7 +53,7 @@ from generator.publish.work import (
     Written,
     batches,
     check_kept,
-    diff_role,
+    chunks,
     read_chunk,
     read_run_of,
     run_in_processes,
@@ -66,13 +67,10 @@ from generator.site.pages import Site
 from generator.site.scan import Leak, OwnPages, Sought, contents
 from generator.site.sieve import Sieve
 from generator.site.summary import RunSummary
-from generator.site.writer import Page, diff_path, run_path
+from generator.site.writer import Page
 
 PACKAGE = Path(__file__).resolve().parents[1]
 
-CHUNK = 32
-"""Runs of one suite a process reads in one go: one extra run read per chunk (the previous
-run of its first), and work small enough to spread evenly."""
 WRAPS = 256
 """Pages a process wraps and sieves in one go."""
 
@@ -104,15 +102,6 @@ class Published:
     disclosure: Mapping[str, object]
 
 
-@dataclass
-class _Plan:
-    """Every run and comparison page of the site, by the blob id of the run it belongs to."""
-
-    suites: dict[tuple[str, str], list[Listed]] = field(default_factory=dict)
-    references: dict[tuple[str, str], Listed] = field(default_factory=dict)
-    jobs: dict[str, list[PageJob]] = field(default_factory=dict)
-
-
 def available_cores() -> int:
     """The cores this process may use."""
     return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
@@ -128,76 +117,6 @@ def _moments(head: Committed, cached: Mapping[str, RunSummary | None]) -> dict[s
                 datetime.fromisoformat(summary.created_at) if summary else created_at(listed, blobs)
             )
     return moments
-
-
-def _plan(
-    head: Committed, moments: Mapping[str, datetime], folders: Mapping[str, str], inputs: str
-) -> _Plan:
-    """Each suite's runs in order, its reference, and every page with its body's digest.
-
-    A run's page shows the run and links to its comparisons with the previous run and the
-    reference; a comparison page shows its two runs. ``inputs`` is the digest of runsite's code
-    and the disclosure, which every body depends on.
-    """
-    grouped: dict[tuple[str, str], list[Listed]] = {}
-    for listed in head.runs:
-        grouped.setdefault(listed.suite_of, []).append(listed)
-    plan = _Plan()
-    for suite in sorted(grouped):
-        runs = sorted(grouped[suite], key=lambda entry: (moments[entry.blob], entry.key))
-        plan.suites[suite] = runs
-        key = head.references.get(suite)
-        reference = next((entry for entry in runs if entry.key == key), None)
-        if reference:
-            plan.references[suite] = reference
-        previous: Listed | None = None
-        for listed in runs:
-            others = {o.key: o for o in (previous, reference) if o and o.key != listed.key}
-            jobs = plan.jobs.setdefault(listed.blob, [])
-            for locale in LOCALES:
-                folder = folders[locale]
-                run_digest = digest(
-                    "run", inputs, locale, listed.blob, previous and previous.key, key
-                )
-                path = run_path(listed.tenant, listed.suite, listed.key)
-                jobs.append(PageJob(locale, folder, "run", path, run_digest))
-                for other in others.values():
-                    path = diff_path(listed.tenant, listed.suite, listed.key, other.key)
-                    role = diff_role(other.key, previous, reference)
-                    body = digest("diff", inputs, locale, listed.blob, other.blob, role)
-                    jobs.append(PageJob(locale, folder, "diff", path, body))
-            previous = listed
-    return plan
-
-
-def _chunks(
-    plan: _Plan, render: Sequence[PageJob], read: set[str], arrived: set[str], judge: set[str]
-) -> list[Chunk]:
-    """The reading work: each suite's runs in stretches of ``CHUNK``."""
-    wanted: dict[str, list[PageJob]] = {}
-    files = {job.file for job in render}
-    for blob, jobs in plan.jobs.items():
-        picked = [job for job in jobs if job.file in files]
-        if picked:
-            wanted[blob] = picked
-    chunks = []
-    for suite, runs in plan.suites.items():
-        for start in range(0, len(runs), CHUNK):
-            stretch = runs[start : start + CHUNK]
-            if not any(r.blob in read or r.blob in wanted or r.blob in judge for r in stretch):
-                continue
-            chunks.append(
-                Chunk(
-                    runs=tuple(stretch),
-                    previous=runs[start - 1] if start else None,
-                    reference=plan.references.get(suite),
-                    read=frozenset(r.blob for r in stretch if r.blob in read),
-                    jobs={r.blob: tuple(wanted[r.blob]) for r in stretch if r.blob in wanted},
-                    arrived=frozenset(r.blob for r in stretch if r.blob in arrived),
-                    judge=frozenset(r.blob for r in stretch if r.blob in judge),
-                )
-            )
-    return chunks
 
 
 def _site_files(folder: Path) -> dict[str, Path]:
@@ -281,7 +200,7 @@ class _Build:
             locale: "" if locale == self.settings.language else f"{locale}/" for locale in LOCALES
         }
 
-    def _shells_digest(self, plan: _Plan) -> str:
+    def _shells_digest(self, plan: Plan) -> str:
         """What every shell is made of: the code, the user's look, the site, the navigation."""
         look = self.settings.look
         return digest(
@@ -302,7 +221,7 @@ class _Build:
             old = None if full else Manifest.read(self.out)
             cached = {listed.blob: self.cache.summary(listed.blob) for listed in head.runs}
             moments = _moments(head, cached)
-            plan = _plan(head, moments, self.folders, self.inputs)
+            plan = plan_pages(head, moments, self.folders, self.inputs)
             shells = self._shells_digest(plan)
             everything = [job for jobs in plan.jobs.values() for job in jobs]
             render = stale(everything, old, shells)
@@ -315,7 +234,7 @@ class _Build:
                 head.git_dir, self.disclosure, self.cache, staging, self.settings.for_files
             )
             summaries, payload, bodies, worse = self._read(
-                context, _chunks(plan, render, read, arrived, judge), tick
+                context, chunks(plan, render, read, arrived, judge), tick
             )
             worse = {**{b: w for b, w in against.items() if w is not None}, **worse}
             summaries = {**{b: s for b, s in cached.items() if s is not None}, **summaries}
@@ -426,7 +345,7 @@ class _Build:
                 tick()
         return summaries, payload, bodies, worse
 
-    def _against(self, plan: _Plan) -> dict[str, int | None]:
+    def _against(self, plan: Plan) -> dict[str, int | None]:
         """For each run with a reference other than itself, its checks worse than the
         reference as the cache knows them (None where it does not)."""
         found: dict[str, int | None] = {}

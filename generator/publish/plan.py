@@ -12,10 +12,15 @@ from __future__ import annotations
 
 import hashlib
 import json
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
+from datetime import datetime
 from pathlib import Path
 from typing import Any
+
+from generator.publish.source import Committed, Listed
+from generator.site.labels import LOCALES
+from generator.site.writer import diff_path, run_path
 
 MANIFEST = ".runsite-site"
 """The file each built site holds: what its files were made from. Its presence also marks a
@@ -110,3 +115,63 @@ def stale(jobs: Iterable[PageJob], old: Manifest | None, shells: str) -> list[Pa
     if old is None or old.shells != shells:
         return list(jobs)
     return [job for job in jobs if old.bodies.get(job.file) != job.body]
+
+
+@dataclass
+class Plan:
+    """Every run and comparison page of the site, by the blob id of the run it belongs to."""
+
+    suites: dict[tuple[str, str], list[Listed]] = field(default_factory=dict)
+    references: dict[tuple[str, str], Listed] = field(default_factory=dict)
+    jobs: dict[str, list[PageJob]] = field(default_factory=dict)
+
+
+def plan_pages(
+    head: Committed, moments: Mapping[str, datetime], folders: Mapping[str, str], inputs: str
+) -> Plan:
+    """Each suite's runs in order, its reference, and every page with its body's digest.
+
+    A run's page shows the run and links to its comparisons with the previous run and the
+    reference; a comparison page shows its two runs. ``inputs`` is the digest of runsite's code
+    and the disclosure, which every body depends on.
+    """
+    grouped: dict[tuple[str, str], list[Listed]] = {}
+    for listed in head.runs:
+        grouped.setdefault(listed.suite_of, []).append(listed)
+    plan = Plan()
+    for suite in sorted(grouped):
+        runs = sorted(grouped[suite], key=lambda entry: (moments[entry.blob], entry.key))
+        plan.suites[suite] = runs
+        key = head.references.get(suite)
+        reference = next((entry for entry in runs if entry.key == key), None)
+        if reference:
+            plan.references[suite] = reference
+        previous: Listed | None = None
+        for listed in runs:
+            others = {o.key: o for o in (previous, reference) if o and o.key != listed.key}
+            jobs = plan.jobs.setdefault(listed.blob, [])
+            for locale in LOCALES:
+                folder = folders[locale]
+                run_digest = digest(
+                    "run", inputs, locale, listed.blob, previous and previous.key, key
+                )
+                path = run_path(listed.tenant, listed.suite, listed.key)
+                jobs.append(PageJob(locale, folder, "run", path, run_digest))
+                for other in others.values():
+                    path = diff_path(listed.tenant, listed.suite, listed.key, other.key)
+                    role = diff_role(other.key, previous, reference)
+                    body = digest("diff", inputs, locale, listed.blob, other.blob, role)
+                    jobs.append(PageJob(locale, folder, "diff", path, body))
+            previous = listed
+    return plan
+
+
+def diff_role(other: str, previous: Listed | None, reference: Listed | None) -> str:
+    """What the run a comparison page compares with is to the run: ``previous``,
+    ``reference``, or ``both``."""
+    roles = [
+        role
+        for role, listed in (("previous", previous), ("reference", reference))
+        if listed is not None and listed.key == other
+    ]
+    return "both" if len(roles) == 2 else roles[0]

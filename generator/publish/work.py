@@ -27,7 +27,7 @@ from generator.document.redact import redact
 from generator.document.redacted import Disclosure, RedactedRun
 from generator.errors import DocumentRefused
 from generator.publish.cache import RunCache
-from generator.publish.plan import PageJob, content_digest
+from generator.publish.plan import PageJob, Plan, content_digest, diff_role
 from generator.publish.source import Blobs, Listed
 from generator.site.build import environment, for_files
 from generator.site.labels import LOCALES
@@ -55,6 +55,41 @@ class Chunk:
     """Blob ids of the runs whose payload strings the build wants back."""
     judge: frozenset[str] = frozenset()
     """Blob ids of the runs whose count of checks worse than the reference is not known."""
+
+
+CHUNK = 32
+"""Runs of one suite a process reads in one go: one extra run read per chunk (the previous
+run of its first), and work small enough to spread evenly."""
+
+
+def chunks(
+    plan: Plan, render: Sequence[PageJob], read: set[str], arrived: set[str], judge: set[str]
+) -> list[Chunk]:
+    """The reading work: each suite's runs in stretches of ``CHUNK``."""
+    wanted: dict[str, list[PageJob]] = {}
+    files = {job.file for job in render}
+    for blob, jobs in plan.jobs.items():
+        picked = [job for job in jobs if job.file in files]
+        if picked:
+            wanted[blob] = picked
+    chunks = []
+    for suite, runs in plan.suites.items():
+        for start in range(0, len(runs), CHUNK):
+            stretch = runs[start : start + CHUNK]
+            if not any(r.blob in read or r.blob in wanted or r.blob in judge for r in stretch):
+                continue
+            chunks.append(
+                Chunk(
+                    runs=tuple(stretch),
+                    previous=runs[start - 1] if start else None,
+                    reference=plan.references.get(suite),
+                    read=frozenset(r.blob for r in stretch if r.blob in read),
+                    jobs={r.blob: tuple(wanted[r.blob]) for r in stretch if r.blob in wanted},
+                    arrived=frozenset(r.blob for r in stretch if r.blob in arrived),
+                    judge=frozenset(r.blob for r in stretch if r.blob in judge),
+                )
+            )
+    return chunks
 
 
 @dataclass(frozen=True)
@@ -203,17 +238,6 @@ def _against(compared: dict[str, Comparison], run: RedactedRun, other: RedactedR
     if other.key not in compared:
         compared[other.key] = comparison(run, other)
     return compared[other.key]
-
-
-def diff_role(other: str, previous: Listed | None, reference: Listed | None) -> str:
-    """What the run a comparison page compares with is to the run: ``previous``,
-    ``reference``, or ``both``."""
-    roles = [
-        role
-        for role, listed in (("previous", previous), ("reference", reference))
-        if listed is not None and listed.key == other
-    ]
-    return "both" if len(roles) == 2 else roles[0]
 
 
 def _key(listed: Listed | None) -> str | None:
