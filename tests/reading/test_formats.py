@@ -3,7 +3,12 @@ change of Babel's data (or of a rule) shows up here first."""
 
 from __future__ import annotations
 
+from datetime import UTC, datetime, timedelta, timezone
+
 import pytest
+from babel.dates import format_datetime
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from generator.reading.formats import exact, formats, needs_seconds, places
 
@@ -158,3 +163,27 @@ def test_a_checks_scores_print_to_its_tolerance_and_never_as_its_threshold_when_
     assert threshold_places([0.699999, 0.8], 0.7, 0.05) == 6
     assert threshold_places([0.81234], 0.7, 0.001) == 3
     assert threshold_places([0.7, 0.9], 0.7) == 2
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    moment=st.datetimes(
+        min_value=datetime(1970, 1, 1), max_value=datetime(2100, 1, 1), timezones=st.just(UTC)
+    ),
+    minutes=st.integers(min_value=-14 * 60, max_value=14 * 60),
+)
+def test_a_moment_reads_as_babel_writes_it_in_both_languages(moment, minutes):
+    """The moments are written from CLDR's patterns directly (Babel looks the locale up at every
+    call, and the search index names every run); they must read exactly as Babel's own."""
+    when = moment.astimezone(timezone(timedelta(minutes=minutes)))
+    iso = when.isoformat(timespec="microseconds")
+    for figures in (EN, IT):
+        zone = "UTC" + (
+            format_datetime(when, "xxx", tzinfo=when.tzinfo, locale=figures.locale)
+            if minutes
+            else ""
+        )
+        medium = format_datetime(when, "medium", tzinfo=when.tzinfo, locale=figures.locale)
+        assert figures.moment(iso) == f"{medium} {zone}"
+        short = format_datetime(when, "short", tzinfo=UTC, locale=figures.locale)
+        assert figures.moment_short(iso) == short
