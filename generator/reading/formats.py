@@ -159,7 +159,7 @@ class Formats:
         """A score at ``places`` decimals (see ``places``): 0.84, 0,84."""
         if abs(value) >= 1000:
             rounded = _rounded(_decimal(value), places)
-            return format_decimal(rounded, self._fixed(places), locale=self.locale)
+            return format_decimal(rounded, self._fixed(places), locale=self._cldr)
         return self._plain(_at(_millionths(value), places), places)
 
     def change(self, value: float, places: int = PLACES) -> str:
@@ -167,7 +167,7 @@ class Formats:
         if abs(value) >= 1000:
             fixed = self._fixed(places)
             rounded = _rounded(_decimal(value), places)
-            return format_decimal(rounded, f"+{fixed};-{fixed}", locale=self.locale)
+            return format_decimal(rounded, f"+{fixed};-{fixed}", locale=self._cldr)
         text = self._plain(_at(_millionths(value), places), places)
         return text if text.startswith(self._minus) else self._plus + text
 
@@ -182,13 +182,13 @@ class Formats:
 
     def setting(self, value: float) -> str:
         """A declared figure (a tolerance) with every digit it has: 0.05, 0,047619."""
-        return format_decimal(_decimal(value), "#,##0.######", locale=self.locale)
+        return format_decimal(_decimal(value), "#,##0.######", locale=self._cldr)
 
     def count(self, value: int | None) -> str:
         """A count (cases, calls, tokens), grouped as the language groups: 12,345, 12.345."""
         if value is None:
             return self.unknown
-        return format_decimal(value, "#,##0", locale=self.locale)
+        return format_decimal(value, "#,##0", locale=self._cldr)
 
     def share(self, value: float) -> str:
         """A share of 1 as a percentage: 83%; 99.6% rather than 100% for a share short of all."""
@@ -198,7 +198,7 @@ class Formats:
         while digits < PRECISION - 2 and not whole and _rounded(percent, digits) in (0, 100):
             digits += 1
         return format_percent(
-            _rounded(percent, digits) / 100, self._fixed(digits) + "%", locale=self.locale
+            _rounded(percent, digits) / 100, self._fixed(digits) + "%", locale=self._cldr
         )
 
     def money(self, usd: float | None) -> str:
@@ -207,7 +207,7 @@ class Formats:
             return self.unknown
         amount = _decimal(usd)
         shown = _rounded(amount, 2) if amount >= 1 or not amount else _significant(amount, 3)
-        return format_currency(shown, "USD", locale=self.locale, decimal_quantization=False)
+        return format_currency(shown, "USD", locale=self._cldr, decimal_quantization=False)
 
     def latency(self, ms: float | None) -> str:
         """A latency: 850 ms, 1.25 secs, 1,25 s; ``unknown`` when not recorded."""
@@ -217,7 +217,7 @@ class Formats:
         amount = _significant(measured, 3) if measured else measured
         if amount >= 1000:
             amount, unit = _significant(measured / 1000, 3), "duration-second"
-        return format_unit(amount, unit, "short", "#,##0.######", locale=self.locale)
+        return format_unit(amount, unit, "short", "#,##0.######", locale=self._cldr)
 
     def moment(self, iso: str) -> str:
         """A stored ``created_at`` as the language writes it, its offset named:
