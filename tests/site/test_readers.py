@@ -9,10 +9,12 @@ import http.server
 import re
 import threading
 from collections.abc import Iterator
+from io import BytesIO
 from pathlib import Path
 
 import pytest
 from playwright.sync_api import Browser
+from pypdf import PdfReader
 
 from tests.site._browser import SHOTS, Quiet, Visit, pages
 from tests.site.conftest import runsite
@@ -92,6 +94,31 @@ def test_a_printed_run_page_draws_every_chart_at_the_papers_width(built, served,
         assert visit.page.locator("details:not([open])").count() == 0
         visit.page.pdf(format="A4", path=str(SHOTS / "run.pdf"))
         assert visit.errors == []
+    finally:
+        visit.close()
+
+
+@pytest.mark.parametrize(
+    ("language", "heading", "column"), [("", "Cases", "Case"), ("/it", "Casi", "Caso")]
+)
+def test_on_paper_the_cases_heading_and_its_legend_stay_with_their_table(
+    built, served, browser, language, heading, column
+):
+    """A heading and its legend never end a printed page whose next page starts the table."""
+    visit = _open(browser, served + language + pages(built)["sampled"], 794)
+    try:
+        visit.charts_drawn()
+        visit.page.emulate_media(media="print")
+        visit.page.evaluate("window.dispatchEvent(new Event('beforeprint'))")
+        visit.page.wait_for_timeout(300)
+        printed = PdfReader(BytesIO(visit.page.pdf(format="A4")))
+        texts = [
+            [line.strip() for line in page.extract_text().splitlines()] for page in printed.pages
+        ]
+        found = [lines for lines in texts if heading in lines]
+        assert len(found) == 1, [lines[-3:] for lines in texts]
+        after = found[0][found[0].index(heading) + 1 :]
+        assert any(line.startswith(f"{column} ") for line in after), after
     finally:
         visit.close()
 
