@@ -22,7 +22,7 @@ from generator.report.subject import Subject
 from generator.site.build import environment
 from generator.site.cases import check_rows, tally
 from generator.site.labels import LABELS
-from generator.site.pages import Comparison, Site, comparison_places, verdict_counts
+from generator.site.pages import Comparison, Site, comparison_places, side, verdict_counts
 from generator.site.summary import status_of
 from generator.site.writer import run_path
 
@@ -126,15 +126,11 @@ def _heading(run: RedactedRun, status: str, said: str, f: Formats) -> str:
 
 
 def _side(check: Check | None, digits: int, f: Formats) -> str:
-    """One run's side of a row: its score, and the range of its samples where it has one."""
-    if check is None:
+    """One run's side of a row, as the site's comparison page writes it, on one line."""
+    shown = side(check, digits, f)
+    if shown is None:
         return "—"
-    score = check.verdict.score
-    shown = f.unknown if score is None else f.score(score, digits)
-    if not check.sampled:
-        return shown
-    low, high = check.sampled
-    return f"{shown} ({f.score(low, digits)}–{f.score(high, digits)})"
+    return f"{shown.score} ({shown.interval})" if shown.interval else shown.score
 
 
 def _not_passed(run: RedactedRun, locale: str) -> list[str]:

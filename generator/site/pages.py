@@ -54,6 +54,22 @@ class Side:
     status: str
 
 
+def side(check: Check | None, digits: int, figures: Formats) -> Side | None:
+    """One run's side of a comparison row: its score at ``digits`` decimals, and the range of
+    its samples where it has one; None where the run has no such check."""
+    if check is None:
+        return None
+    verdict = check.verdict
+    interval = check.sampled
+    return Side(
+        score=figures.unknown if verdict.score is None else figures.score(verdict.score, digits),
+        interval=f"{figures.score(interval[0], digits)}–{figures.score(interval[1], digits)}"
+        if interval
+        else "",
+        status=STATUS_LETTER[verdict.status],
+    )
+
+
 @dataclass(frozen=True, slots=True)
 class ComparedRow:
     """A row of a comparison page's table, formatted: fields, not a dict, because the template
@@ -196,8 +212,8 @@ class Site(HistoryPages):
                 ComparedRow(
                     case=row.case or t["where.run"],
                     check=row.check,
-                    before=self._side(row.before, digits[row.check]),
-                    now=self._side(row.now, digits[row.check]),
+                    before=side(row.before, digits[row.check], self.f),
+                    now=side(row.now, digits[row.check], self.f),
                     change="" if row.delta is None else self.f.change(row.delta, digits[row.check]),
                     verdict="threshold" if row.threshold_moved else row.verdict,
                     changed=row.verdict != "same",
@@ -206,21 +222,6 @@ class Site(HistoryPages):
                 for row in rows
             ],
             charts=compare_charts(rows, t),
-        )
-
-    def _side(self, check: Check | None, digits: int) -> Side | None:
-        """One run's side of a comparison row: its score, and its sampled range if any."""
-        if check is None:
-            return None
-        verdict = check.verdict
-        interval = check.sampled
-        score = "" if verdict.score is None else self.f.score(verdict.score, digits)
-        return Side(
-            score=score or self.f.unknown,
-            interval=f"{self.f.score(interval[0], digits)}–{self.f.score(interval[1], digits)}"
-            if interval
-            else "",
-            status=STATUS_LETTER[verdict.status],
         )
 
     def trajectory_figures(self, trajectory: Trajectory) -> str:
