@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from statistics import median
 from typing import Any
 
 from generator.document.redacted import RedactedResponse, RedactedRun, RedactedVerdict
@@ -154,12 +155,6 @@ class Trajectory:
     judged: tuple[Judged, ...]
 
 
-def _median(values: Sequence[float]) -> float:
-    ordered = sorted(values)
-    middle = len(ordered) // 2
-    return ordered[middle] if len(ordered) % 2 else (ordered[middle - 1] + ordered[middle]) / 2
-
-
 def _judged(run: RedactedRun, cases: Sequence[str]) -> tuple[Judged, ...]:
     """The trajectory checks' verdicts on ``cases``, check by check."""
     verdicts: dict[str, list[tuple[str, str]]] = {}
@@ -214,12 +209,12 @@ def trajectories(run: RedactedRun) -> list[Trajectory]:
                     if len(took) < answers[case]
                 ),
                 len(responses),
-                (min(latencies), _median(latencies), max(latencies))
+                (min(latencies), median(latencies), max(latencies))
                 if latencies and len(latencies) == len(responses)
                 else None,
                 (
-                    round(_median([u.input_tokens for u in usages])),
-                    round(_median([u.output_tokens for u in usages])),
+                    round(median([u.input_tokens for u in usages])),
+                    round(median([u.output_tokens for u in usages])),
                 )
                 if usages and len(usages) == len(responses)
                 else None,
@@ -233,9 +228,9 @@ def trajectories(run: RedactedRun) -> list[Trajectory]:
 def case_matrix(run: RedactedRun) -> tuple[list[str], list[dict[str, Any]]]:
     """The case × check matrix of a run page: check names, then a row per case with one cell
     per check, ``(class, score)`` (the stored score) or None where the case has no such
-    verdict. A cell's class
-    is its status letter, ``l`` after it where the check is on the line (as the run's reading
-    finds it), and nothing for a pass off the line, the commonest cell by far."""
+    verdict. A cell's class is its status letter, ``l`` after it where the check is on the line
+    (as the run's reading finds it), and nothing for a pass off the line, the commonest cell by
+    far."""
     marked = on_the_line(alone(run))
     names = list(dict.fromkeys(v.assertion for case in run.results for v in case.verdicts))
     rows = []

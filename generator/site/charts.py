@@ -36,11 +36,6 @@ class Chart:
     """Where the data is drawn as several charts (one a check): how many rows each holds."""
 
 
-def number(value: float | None) -> str:
-    """A number as every page prints it: 6 decimals, a decimal point in every language."""
-    return "" if value is None else f"{at_precision(value):.6f}"
-
-
 def changes(runs: Sequence[RunSummary]) -> list[tuple[int, tuple[str, ...]]]:
     """Where, between consecutive runs, the rules, the judge or the target changed."""
     found = []
@@ -133,9 +128,9 @@ def interval_chart(run: RedactedRun, labels: Mapping[str, str]) -> Chart | None:
     one flat list, ``stride`` numbers a row: case, check, min, max, score, status (an index of
     ``STATUSES``) and, when some verdict's threshold is not its check's, the threshold; the
     run-level row's case is ``-1``; numbers in millionths. Where every case sampled every
-    check (``dense``), a row's place says its case and check, and it leaves them out. Its text table is written by
-    ``charts.js`` from the same rows: a run of 30 cases and 6 checks would otherwise carry
-    every number twice.
+    check (``dense``), a row's place says its case and check, and it leaves them out. Its text
+    table is written by ``charts.js`` from the same rows: a run of 30 cases and 6 checks would
+    otherwise carry every number twice.
     """
     checks: dict[str, int] = {}
     thresholds: list[int | None] = []

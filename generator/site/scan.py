@@ -16,8 +16,8 @@ string is out of the question, so one Aho–Corasick automaton finds them all in
 per text. Its keys are each form's first ``KEY_BYTES`` bytes, which bounds the automaton's size
 however long the outputs are; a key found is then confirmed against the whole form in place.
 
-``carried_forms`` (the escaped forms a raw file carries a string in) serves the build's sieve,
-which looks at raw bytes.
+``carried_forms`` (the escaped forms a raw file carries a string in) serves ``OwnPages``, the
+check of the pages a build keeps, which looks at their raw bytes.
 """
 
 from __future__ import annotations
@@ -26,7 +26,7 @@ import gzip
 import hashlib
 import html
 import re
-from collections.abc import Iterable, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass
 from json.encoder import encode_basestring, encode_basestring_ascii
 from pathlib import Path
@@ -243,16 +243,9 @@ def scan(
     ships (the theme's scripts, plotly.js): it cannot carry a run's data, and its words
     ("currency", "delivered") would only fail the build for nothing.
     """
-    return scan_files(folder, sorted(folder.rglob("*")), Sought(payload), shipped)
-
-
-def scan_files(
-    folder: Path, files: Iterable[Path], sought: Sought, shipped: frozenset[str] = frozenset()
-) -> list[Leak]:
-    """``scan`` of the given files under ``folder`` (a build that knows what it wrote), with
-    payload already compiled; folders among ``files`` are passed over."""
+    sought = Sought(payload)
     leaks: set[Leak] = set()
-    for path in files:
+    for path in sorted(folder.rglob("*")):
         if path.is_file():
             data = path.read_bytes()
             if hashlib.sha256(data).hexdigest() in shipped:
