@@ -244,11 +244,7 @@ def _moment(cldr: Locale, iso: str) -> str:
     zone = "UTC"
     if offset:
         zone += format_datetime(when, "xxx", tzinfo=when.tzinfo, locale=cldr)
-    day = cldr.date_formats["medium"].apply(when, cldr)
-    clock = cldr.time_formats["medium"].apply(when, cldr)
-    joined: str = cldr.datetime_formats["medium"]
-    written = joined.replace("'", "").replace("{0}", clock).replace("{1}", day)
-    return f"{written} {zone}"
+    return f"{_written(cldr, when, 'medium', 'medium')} {zone}"
 
 
 @lru_cache(maxsize=1 << 14)
@@ -257,9 +253,15 @@ def _short_moment(cldr: Locale, iso: str, seconds: bool) -> str:
     its history and in its runs table. CLDR's patterns applied as they stand (Babel's
     ``format_date`` and ``format_time`` would look the locale up again at every call)."""
     when = datetime.fromisoformat(iso).astimezone(UTC)
-    day = cldr.date_formats["short"].apply(when, cldr)
-    clock = cldr.time_formats["medium" if seconds else "short"].apply(when, cldr)
-    joined: str = cldr.datetime_formats["short"]
+    return _written(cldr, when, "short", "medium" if seconds else "short")
+
+
+def _written(cldr: Locale, when: datetime, width: str, clock_width: str) -> str:
+    """``when`` in CLDR's date pattern of ``width`` and time pattern of ``clock_width``, joined
+    as the locale joins a date and a time of ``width``."""
+    day = cldr.date_formats[width].apply(when, cldr)
+    clock = cldr.time_formats[clock_width].apply(when, cldr)
+    joined: str = cldr.datetime_formats[width]
     return joined.replace("'", "").replace("{0}", clock).replace("{1}", day)
 
 
