@@ -29,9 +29,10 @@ from generator.errors import DocumentRefused
 from generator.publish.cache import RunCache
 from generator.publish.plan import PageJob, Plan, content_digest, diff_role
 from generator.publish.source import Blobs, Listed
-from generator.site.build import environment, for_files
+from generator.site.build import environment
 from generator.site.labels import LOCALES
 from generator.site.pages import Comparison, Site, comparison
+from generator.site.rewrite import for_files
 from generator.site.scan import OwnPages
 from generator.site.shell import Shell
 from generator.site.sieve import Sieve, payload_keys

@@ -1,5 +1,6 @@
 """Building the site: stage the pages of both languages and the assets, write one mkdocs.yml,
-and run mkdocs as its own command would.
+and run mkdocs as its own command would; then fill in the bodies runsite writes and mend what
+mkdocs wrote (``rewrite``).
 
 The staged configuration is the user's ``mkdocs.yml`` (name, colours, logo…) with the parts
 runsite owns put over it: the i18n plugin in its folder layout, run pages kept out of the
@@ -11,20 +12,15 @@ locale prefix), so the engine can change without the pages changing.
 from __future__ import annotations
 
 import html
-import json
 import logging
 import os
-import posixpath
-import re
 import shutil
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import datetime
-from functools import partial
 from pathlib import Path
 from typing import Any
-from urllib.parse import urlparse
 
 import yaml
 from jinja2 import Environment, FileSystemLoader, StrictUndefined
@@ -34,6 +30,7 @@ from generator.errors import Refused
 from generator.site.history import SuiteRuns
 from generator.site.labels import LABELS, LOCALES
 from generator.site.look import Look
+from generator.site.rewrite import for_files, language_links, split_search
 from generator.site.shell import KINDS, Shell, capture, drop_from_sitemaps, fill, shell_sources
 from generator.site.writer import Page, suite_path
 
@@ -272,102 +269,6 @@ def run_mkdocs(config: Mapping[str, Any], staging: Path, epoch: int, cache: Path
                 loaded.plugins.on_shutdown()
         except MkDocsException as error:
             raise SiteRefused(f"mkdocs could not build the site: {error}") from None
-
-
-_BASE = re.compile(r'(<script id="__config" type="application/json">\{[^<]*?"base": ")([^"]*)(")')
-
-
-def split_search(out: Path, default: str, extra: Mapping[str, list[dict[str, str]]]) -> None:
-    """One search index per language, so a reader searching the Italian site finds Italian pages.
-
-    The i18n plugin stacks every language's entries into the root index, which every page
-    loads from its ``base``. Each other language gets the index of its own pages (locations
-    relative to its folder, its own stemmer), and its pages a ``base`` at that folder: the theme
-    reads ``base`` only to find the index and to resolve the links of its results. ``extra``
-    adds each language's entries for pages mkdocs does not build (runs, cases).
-    """
-    path = out / "search" / "search_index.json"
-    index = json.loads(path.read_text(encoding="utf-8"))
-    others = [locale for locale in LOCALES if locale != default]
-    for locale in others:
-        prefix = f"{locale}/"
-        own = [
-            entry | {"location": entry["location"][len(prefix) :]}
-            for entry in index["docs"]
-            if entry["location"].startswith(prefix)
-        ]
-        own += extra.get(locale, [])
-        target = out / locale / "search" / "search_index.json"
-        target.parent.mkdir(parents=True, exist_ok=True)
-        target.write_text(_index_json(index["config"] | {"lang": [locale]}, own), encoding="utf-8")
-        for page in (out / locale).rglob("*.html"):
-            text = page.read_text(encoding="utf-8")
-            page.write_text(
-                _BASE.sub(rf"\g<1>\g<2>/{locale}/\g<3>", text, count=1), encoding="utf-8"
-            )
-    root = [
-        entry
-        for entry in index["docs"]
-        if not entry["location"].startswith(tuple(f"{o}/" for o in others))
-    ] + extra.get(default, [])
-    path.write_text(_index_json(index["config"] | {"lang": [default]}, root), encoding="utf-8")
-
-
-_FOLDER_LINK = re.compile(
-    r'((?:href|src)=")(?![A-Za-z][A-Za-z0-9+.-]*:|/|#)((?:[^"#?]*/)?\.{0,2}|[^"#?]*/)(#[^"]*)?"'
-)
-
-
-def _index_link(found: re.Match[str]) -> str:
-    path = found[2]
-    if path in ("", ".", "..") or path.endswith(("/.", "/..")):
-        path += "/"
-    return f'{found[1]}{path}index.html{found[3] or ""}"'
-
-
-def for_files(page: str) -> str:
-    """A page whose links to folders name their ``index.html``: opened from disk, a folder is
-    a listing, not a page."""
-    return _FOLDER_LINK.sub(_index_link, page)
-
-
-_ALTERNATE = re.compile(r'<link rel="alternate" href="[^"]*" hreflang="[^"]*">\n?')
-_SWITCH = re.compile(r'(<a href=")([^"]*)(" hreflang="([a-z]{2})" class="md-select__link">)')
-
-
-def _relative_switch(homes: dict[str, str], folder: str, found: re.Match[str]) -> str:
-    if not found[2].startswith("/"):
-        return found[0]
-    return f"{found[1]}{posixpath.relpath(homes[found[4]] or '.', folder)}/{found[3]}"
-
-
-def language_links(out: Path, default: str, site_url: str | None) -> None:
-    """Language links that work wherever the site is served.
-
-    The theme fetches a ``sitemap.xml`` beside every ``<link rel="alternate">`` of a page, and
-    only the site's root has one: two failed requests on every page. The header's language
-    switch says the same, so those links go. The home pages switch language through absolute
-    links (``/``, ``/it/``), which miss a site served under a sub-path: they become relative.
-    A 404 page, served at any address, switches to each language's home, as the site's address
-    (``site_url``) places it.
-    """
-    root = urlparse(site_url).path if site_url else "/"
-    root = root if root.endswith("/") else root + "/"
-    homes = {locale: "" if locale == default else f"{locale}/" for locale in LOCALES}
-    for page in out.rglob("*.html"):
-        text = page.read_text(encoding="utf-8")
-        fixed = _ALTERNATE.sub("", text)
-        folder = page.parent.relative_to(out).as_posix()
-        if page.name == "404.html":
-            fixed = _SWITCH.sub(lambda m: f"{m[1]}{root}{homes[m[4]]}{m[3]}", fixed)
-        elif page.name == "index.html" and folder in {h.rstrip("/") or "." for h in homes.values()}:
-            fixed = _SWITCH.sub(partial(_relative_switch, homes, folder), fixed)
-        if fixed != text:
-            page.write_text(fixed, encoding="utf-8")
-
-
-def _index_json(config: dict[str, Any], docs: list[dict[str, Any]]) -> str:
-    return json.dumps({"config": config, "docs": docs}, ensure_ascii=False, separators=(",", ":"))
 
 
 def build_pages(
