@@ -262,7 +262,7 @@ class _Build:
             ]
             searched = {site.locale: site.search_entries(history) for site in sites}
             built, context.shells = build_pages(
-                pages, history, self.settings, staging, self.cache.templates, searched
+                pages, history, self.settings, staging, self.cache.mkdocs, searched
             )
             captured = digest(sorted(shell.digest for shell in context.shells.values()))
             if old is not None and old.shells == shells and old.captured != captured:

@@ -47,8 +47,8 @@ class RunCache:
             if other != self.folder and other.is_dir():
                 shutil.rmtree(other, ignore_errors=True)
         self.folder.mkdir(exist_ok=True)
-        self.templates = base / "templates"
-        """Where mkdocs keeps the theme's compiled templates."""
+        self.mkdocs = base / "mkdocs"
+        """What mkdocs keeps: the theme's compiled templates, and its last output."""
 
     def _path(self, blob: str, suffix: str) -> Path:
         return self.folder / f"{blob}{suffix}"

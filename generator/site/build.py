@@ -11,15 +11,19 @@ locale prefix), so the engine can change without the pages changing.
 
 from __future__ import annotations
 
+import hashlib
 import html
+import json
 import logging
 import os
 import shutil
+import tempfile
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import datetime
-from pathlib import Path
+from importlib.metadata import version
+from pathlib import Path, PurePosixPath
 from typing import Any
 
 import yaml
@@ -208,9 +212,11 @@ def source_date(suites: Sequence[SuiteRuns]) -> int:
 
 
 @contextmanager
-def _quiet_environment(epoch: int) -> Iterator[None]:
+def _quiet_environment() -> Iterator[None]:
+    """mkdocs without its warnings, and dated the same on every build: the date goes only into
+    the sitemaps' ``lastmod``, which ``drop_from_sitemaps`` writes with the archive's own."""
     saved = {k: os.environ.get(k) for k in ("SOURCE_DATE_EPOCH", "NO_MKDOCS_2_WARNING")}
-    os.environ["SOURCE_DATE_EPOCH"] = str(epoch)
+    os.environ["SOURCE_DATE_EPOCH"] = "0"
     os.environ["NO_MKDOCS_2_WARNING"] = "1"
     logger = logging.getLogger("mkdocs")
     level = logger.level
@@ -248,7 +254,7 @@ def _compiled_once(cache: Path) -> Iterator[None]:
         Theme.get_env = original  # type: ignore[method-assign]
 
 
-def run_mkdocs(config: Mapping[str, Any], staging: Path, epoch: int, cache: Path) -> None:
+def run_mkdocs(config: Mapping[str, Any], staging: Path, cache: Path) -> None:
     """Build the staged site as ``mkdocs build --strict`` would, the theme's compiled templates
     kept in ``cache``."""
     from mkdocs.commands.build import build
@@ -259,7 +265,7 @@ def run_mkdocs(config: Mapping[str, Any], staging: Path, epoch: int, cache: Path
     config_file.write_text(
         yaml.safe_dump(dict(config), sort_keys=True, allow_unicode=True), encoding="utf-8"
     )
-    with _quiet_environment(epoch), _compiled_once(cache):
+    with _quiet_environment(), _compiled_once(cache):
         try:
             loaded = load_config(str(config_file))
             loaded.plugins.on_startup(command="build", dirty=False)
@@ -281,15 +287,24 @@ def build_pages(
 ) -> tuple[Path, dict[tuple[str, str], Shell]]:
     """mkdocs builds ``pages`` (those in the navigation) and each language's shells into
     ``staging/site``; returns that folder and the shells, by (locale, kind), taken out of it.
-    ``cache`` keeps the theme's compiled templates from one build to the next."""
+    ``cache`` keeps, from one build to the next, the theme's compiled templates and mkdocs'
+    output, which a build with the same inputs copies instead of running mkdocs."""
     docs, out = staging / "docs", staging / "site"
     stage(pages, docs, settings.look)
-    epoch = source_date(suites)
-    run_mkdocs(site_config(suites, settings, settings.look, docs, out), staging, epoch, cache)
+    config = site_config(suites, settings, settings.look, docs, out)
+    inputs = _mkdocs_inputs(config, docs)
+    last = cache / "output"
+    if (last / "inputs").is_file() and (last / "inputs").read_text(encoding="utf-8") == inputs:
+        shutil.copytree(last / "site", out)
+    else:
+        run_mkdocs(config, staging, cache / "templates")
+        _keep_output(out, inputs, last)
     for locale, staged in pages:
         if staged.body is not None:
             folder = out if locale == settings.language else out / locale
-            fill(folder / staged.path.removesuffix(".md") / "index.html", staged.body)
+            placed = PurePosixPath(staged.path).with_suffix("")
+            placed = placed.parent if placed.name == "index" else placed
+            fill(folder / placed / "index.html", staged.body)
     if settings.for_files:
         for page in out.rglob("*.html"):
             page.write_text(for_files(page.read_text(encoding="utf-8")), encoding="utf-8")
@@ -301,5 +316,34 @@ def build_pages(
         for locale in LOCALES
         for kind in KINDS
     }
-    drop_from_sitemaps(out, epoch)
+    drop_from_sitemaps(out, source_date(suites))
     return out, shells
+
+
+_PACKAGES = ("mkdocs", "mkdocs-material", "mkdocs-static-i18n", "markdown", "jinja2")
+
+
+def _mkdocs_inputs(config: Mapping[str, Any], docs: Path) -> str:
+    """A digest of what mkdocs builds from: its configuration (but for where the build
+    happens), every staged file, and the versions of the packages that render them."""
+    hashed = hashlib.sha256()
+    placed = {**config, "docs_dir": "", "site_dir": ""}
+    hashed.update(json.dumps(placed, sort_keys=True, default=str).encode() + b"\0")
+    hashed.update(json.dumps([version(name) for name in _PACKAGES]).encode() + b"\0")
+    for path in sorted(docs.rglob("*")):
+        if path.is_file():
+            hashed.update(path.relative_to(docs).as_posix().encode() + b"\0")
+            hashed.update(hashlib.sha256(path.read_bytes()).digest())
+    return hashed.hexdigest()
+
+
+def _keep_output(out: Path, inputs: str, last: Path) -> None:
+    """Keep what mkdocs wrote from ``inputs`` in ``last``, for the next build to copy when its
+    inputs are the same: after a run arrives in a suite the site has, they are (the home and
+    suite pages are placeholders whose bodies runsite writes, and the date is fixed)."""
+    last.parent.mkdir(parents=True, exist_ok=True)
+    fresh = Path(tempfile.mkdtemp(dir=last.parent, prefix=".output-"))
+    shutil.copytree(out, fresh / "site")
+    (fresh / "inputs").write_text(inputs, encoding="utf-8")
+    shutil.rmtree(last, ignore_errors=True)
+    fresh.rename(last)

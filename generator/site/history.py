@@ -92,9 +92,9 @@ class HistoryPages(Writer):
             }
             for history, run in shown
         ]
-        return self._markdown(
-            "home", "index.md", self.t["home.title"], suites=rows, latest=recent_runs
-        )
+        title = self.t["home.title"]
+        body = self._body("home", "index.md", title, suites=rows, latest=recent_runs).html
+        return Page("index.md", placeholder_markdown(yaml_title(title)), body)
 
     def suite(self, history: SuiteRuns, body: str | None = None) -> Page:
         """A suite's page; ``body`` is its article as this code wrote it for the same history
@@ -149,12 +149,14 @@ class HistoryPages(Writer):
         ).html
 
     def search_entries(self, suites: Sequence[SuiteRuns]) -> list[dict[str, str]]:
-        """What the search finds beyond the pages mkdocs indexes: each suite (by its checks),
-        each run (by suite, date, key and status) and each case id of a suite's latest run, at
-        its row of the suite's grid. One entry a run and a case: the index grows with the
-        archive, not its square. The theme shows an entry's title and text as HTML, so they are
-        escaped, and its location is a link, so quoted."""
-        entries = []
+        """What the search finds (mkdocs indexes none of runsite's pages): the home page (by
+        its suites), each suite (by its checks), each run (by suite, date, key and status) and
+        each case id of a suite's latest run, at its row of the suite's grid. One entry a run
+        and a case: the index grows with the archive, not its square. The theme shows an
+        entry's title and text as HTML, so they are escaped, and its location is a link, so
+        quoted."""
+        names = [f"{history.tenant} · {history.suite}" for history in suites]
+        entries = [_entry("", self.t["home.title"], " ".join(names))]
         for history in suites:
             for run in history.runs:
                 status = self.t[f"status.{history.status(run)}"]

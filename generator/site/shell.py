@@ -17,6 +17,7 @@ import html
 import re
 import shutil
 from dataclasses import dataclass
+from datetime import UTC, datetime
 from pathlib import Path
 from urllib.parse import quote
 
@@ -117,10 +118,16 @@ def capture(folder: Path, kind: str) -> Shell:
 _SHELL_URL = re.compile(rf"<url>(?:(?!</url>).)*?{PLACEHOLDER}.*?</url>\s*", re.DOTALL)
 
 
+_LASTMOD = re.compile(r"<lastmod>[^<]*</lastmod>")
+
+
 def drop_from_sitemaps(out: Path, epoch: int) -> None:
-    """Take the shells out of every sitemap the build wrote (and its gzipped copy)."""
+    """Take the shells out of every sitemap the build wrote (and its gzipped copy), and date
+    every page at ``epoch``, the archive's newest run."""
+    day = datetime.fromtimestamp(epoch, UTC).strftime("%Y-%m-%d")
     for sitemap in sorted(out.rglob("sitemap.xml")):
         text = _SHELL_URL.sub("", sitemap.read_text(encoding="utf-8"))
+        text = _LASTMOD.sub(f"<lastmod>{day}</lastmod>", text)
         sitemap.write_text(text, encoding="utf-8")
         packed = sitemap.with_name("sitemap.xml.gz")
         if packed.exists():

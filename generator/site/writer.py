@@ -118,13 +118,6 @@ class Writer:
         self.f = formats(locale)
         self.env = environment
 
-    def _markdown(self, template: str, path: str, heading: str, **values: Any) -> Page:
-        page = self.env.get_template(f"pages/{template}.md")
-        text = page.render(
-            t=self.t, title_yaml=Markup(yaml_title(heading)), chart_json=chart_json, **values
-        )
-        return Page(path, text)
-
     def _body(self, template: str, path: str, heading: str, **values: Any) -> Body:
         page = self.env.get_template(f"pages/{template}.html")
         return Body(path, heading, page.render(t=self.t, chart_json=chart_json, **values))

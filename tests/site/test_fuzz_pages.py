@@ -38,6 +38,7 @@ def test_pages_render_any_name_as_text(first: dict[str, object]):
             site.suite(history).text,
             site.suite(history).body or "",
             site.home([history]).text,
+            site.home([history]).body or "",
         ]
         for page in pages:
             assert TAG not in page
