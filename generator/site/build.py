@@ -35,7 +35,7 @@ from generator.site.history import SuiteRuns
 from generator.site.labels import LABELS, LOCALES
 from generator.site.look import Look
 from generator.site.rewrite import for_files, language_links, split_search
-from generator.site.shell import KINDS, Shell, capture, drop_from_sitemaps, fill, shell_sources
+from generator.site.shell import KINDS, Shell, capture, fill, mend_sitemaps, shell_sources
 from generator.site.writer import Page, suite_path
 
 
@@ -214,7 +214,7 @@ def source_date(suites: Sequence[SuiteRuns]) -> int:
 @contextmanager
 def _quiet_environment() -> Iterator[None]:
     """mkdocs without its warnings, and dated the same on every build: the date goes only into
-    the sitemaps' ``lastmod``, which ``drop_from_sitemaps`` writes with the archive's own."""
+    the sitemaps' ``lastmod``, which ``mend_sitemaps`` writes with the archive's own."""
     saved = {k: os.environ.get(k) for k in ("SOURCE_DATE_EPOCH", "NO_MKDOCS_2_WARNING")}
     os.environ["SOURCE_DATE_EPOCH"] = "0"
     os.environ["NO_MKDOCS_2_WARNING"] = "1"
@@ -316,7 +316,7 @@ def build_pages(
         for locale in LOCALES
         for kind in KINDS
     }
-    drop_from_sitemaps(out, source_date(suites))
+    mend_sitemaps(out, source_date(suites), settings.look.site_url)
     return out, shells
 
 

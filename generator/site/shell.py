@@ -121,11 +121,17 @@ _SHELL_URL = re.compile(rf"<url>(?:(?!</url>).)*?{PLACEHOLDER}.*?</url>\s*", re.
 _LASTMOD = re.compile(r"<lastmod>[^<]*</lastmod>")
 
 
-def drop_from_sitemaps(out: Path, epoch: int) -> None:
+def mend_sitemaps(out: Path, epoch: int, site_url: str | None) -> None:
     """Take the shells out of every sitemap the build wrote (and its gzipped copy), and date
-    every page at ``epoch``, the archive's newest run."""
+    every page at ``epoch``, the archive's newest run. A site without its address
+    (``site_url``) gets no sitemap: a sitemap's locations are absolute, and mkdocs would write
+    "None" at the start of each."""
     day = datetime.fromtimestamp(epoch, UTC).strftime("%Y-%m-%d")
     for sitemap in sorted(out.rglob("sitemap.xml")):
+        if site_url is None:
+            sitemap.unlink()
+            sitemap.with_name("sitemap.xml.gz").unlink(missing_ok=True)
+            continue
         text = _SHELL_URL.sub("", sitemap.read_text(encoding="utf-8"))
         text = _LASTMOD.sub(f"<lastmod>{day}</lastmod>", text)
         sitemap.write_text(text, encoding="utf-8")

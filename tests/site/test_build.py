@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import filecmp
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -165,6 +166,22 @@ def test_run_pages_wear_the_users_palette_logo_and_copyright(built: Path, tmp_pa
         assert "Published by the evaluation team" in text
         logo = home[home.index('class="md-header__button md-logo"') :][:1500]
         assert logo[logo.index("<svg") : logo.index("</svg>")] in text
+
+
+def test_a_sitemap_names_pages_at_the_sites_address_and_there_is_none_without_one(
+    built: Path, tmp_path: Path
+):
+    assert not [*(built / "site").rglob("sitemap.xml*")]
+    (built / "mkdocs.yml").write_text("site_url: https://evals.example/team/\n", encoding="utf-8")
+    try:
+        runsite("build", "--root", str(built), "--out", str(tmp_path / "placed"))
+    finally:
+        (built / "mkdocs.yml").unlink()
+    sitemap = (tmp_path / "placed" / "sitemap.xml").read_text(encoding="utf-8")
+    places = re.findall(r"<loc>([^<]*)</loc>", sitemap)
+    assert "https://evals.example/team/it/suites/acme/support/" in places
+    assert all(place.startswith("https://evals.example/team/") for place in places)
+    assert "runsite-shell" not in sitemap
 
 
 def test_a_comparison_with_the_previous_run_never_calls_it_the_reference(built: Path):
