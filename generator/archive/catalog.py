@@ -20,7 +20,7 @@ from pathlib import Path
 from generator.archive.layout import BASELINE, Layout
 from generator.archive.store import FILES, GitStore
 from generator.document.codec import declared_schema, parse_object
-from generator.document.record import json_type, moment_of
+from generator.document.values import json_type, moment_of
 from generator.errors import ArchiveRefused, DocumentRefused
 
 Suite = tuple[str, str]

@@ -10,8 +10,8 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict, Field
 
 from generator.document.codec import validate
-from generator.document.record import Name, Unit
 from generator.document.redacted import NOTHING, Disclosure
+from generator.document.values import Name, Unit
 from generator.errors import ArchiveRefused, DocumentRefused
 
 Language = Literal["en", "it"]

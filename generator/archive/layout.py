@@ -15,7 +15,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-from generator.document.record import hidden_character
+from generator.document.values import hidden_character
 from generator.errors import ArchiveRefused
 
 CONFIG = "runsite.toml"

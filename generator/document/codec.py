@@ -22,8 +22,9 @@ from generator.document.keys import DECLARED, joined, step_to, steps
 from generator.document.migrate import upgrade
 from generator.document.model import Run
 from generator.document.numbers import LARGEST, at_precision, meant
-from generator.document.record import BEYOND_PROBLEM, REFUSAL, carries_extras, json_type
+from generator.document.record import carries_extras
 from generator.document.redacted import RedactedRun
+from generator.document.values import BEYOND_PROBLEM, REFUSAL, json_type
 from generator.errors import DocumentRefused
 
 MAX_DEPTH = 64

@@ -16,16 +16,13 @@ from pydantic import AfterValidator, model_validator
 from generator.document.record import (
     Calibration,
     ConfigParts,
-    Metadata,
-    Name,
     Record,
     RunHeader,
-    Shown,
     VerdictNumbers,
     perimeter_keys,
-    refusal,
 )
 from generator.document.trajectory import RecordedResponse
+from generator.document.values import Metadata, Name, Shown, refusal
 
 SCHEMA = 23
 """The schema runsite writes."""

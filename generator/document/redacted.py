@@ -21,22 +21,16 @@ from typing import Literal, Self
 from pydantic import ConfigDict, Field, JsonValue, model_validator
 
 from generator.document.record import (
-    Amount,
     Calibration,
     ConfigParts,
-    Count,
-    Metadata,
-    Name,
     RunHeader,
     Sealed,
-    Shown,
-    ToolStatus,
     Usage,
     VerdictNumbers,
     perimeter_keys,
     published_settings,
-    refusal,
 )
+from generator.document.values import Amount, Count, Metadata, Name, Shown, ToolStatus, refusal
 
 _NUMBERED_TOOL = re.compile(r"tool #[1-9][0-9]*")
 

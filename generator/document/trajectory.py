@@ -17,7 +17,8 @@ from typing import Annotated, Literal, Self
 
 from pydantic import Field, model_validator
 
-from generator.document.record import Amount, Count, Name, Record, ToolStatus, Usage, refusal
+from generator.document.record import Record, Usage
+from generator.document.values import Amount, Count, Name, ToolStatus, refusal
 
 
 class ToolCall(Record):

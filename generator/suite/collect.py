@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:  # a type only: importing generator stays free of pydantic
-    from generator.document.record import ToolStatus
+    from generator.document.values import ToolStatus
 
 _ABSENT: Any = object()
 

@@ -15,8 +15,8 @@ from dataclasses import dataclass
 from typing import Any, Literal, get_args
 
 from generator.document.codec import compact
-from generator.document.record import ToolStatus
 from generator.document.trajectory import ModelStep, RecordedResponse, ToolCall, ToolStep
+from generator.document.values import ToolStatus
 from generator.suite.collect import ModelCall
 
 TOOL_USE_FINISHES = frozenset({"tool_use", "tool_calls"})

@@ -27,7 +27,7 @@ from typing import Any
 
 import zstandard
 
-from generator.document.record import json_type
+from generator.document.values import json_type
 from generator.errors import DocumentRefused
 
 HEADER = "header.json"

@@ -32,7 +32,7 @@ from typing import Any, TypeVar
 
 from generator.document.codec import compact, validate
 from generator.document.model import SCHEMA
-from generator.document.record import json_type
+from generator.document.values import json_type
 from generator.errors import DocumentRefused
 from generator.importers.inspect_ai.container import Container, resolved
 from generator.importers.inspect_ai.log import LOG_VERSION, Header, Reduction, Sample

@@ -21,7 +21,7 @@ from typing import Any
 
 from generator.document.codec import canonical, compact
 from generator.document.numbers import at_precision, meets
-from generator.document.record import json_type
+from generator.document.values import json_type
 from generator.importers.inspect_ai.log import EvalScore, Sample
 
 LETTERS = {"C": 1.0, "I": 0.0, "P": 0.5, "N": 0.0}
