@@ -11,7 +11,7 @@ import re
 from collections.abc import Callable, Mapping
 from typing import Any, Literal
 
-from generator.suite.checks import Answer, Check, Judge, Judgement, _text
+from generator.suite.checks import Answer, Check, Judge, Judgement, text_of
 
 
 def _compact(text: str) -> str:
@@ -125,7 +125,7 @@ class PiiAbsent(Check):
     def read(
         self, answer: Answer, case: Mapping[str, Any], judges: Mapping[str, Judge]
     ) -> Judgement:
-        text = _text(answer)
+        text = text_of(answer)
         counts = {
             name: sum(1 for m in re.findall(pattern, text) if holds is None or holds(m))
             for name, pattern, holds in PATTERNS

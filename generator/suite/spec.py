@@ -22,19 +22,7 @@ from generator.errors import SuiteRefused
 from generator.suite.agent_checks import TRAJECTORY_CHECKS, contradictions
 from generator.suite.aggregates import AGGREGATES, Aggregate
 from generator.suite.budgets import CostBudget, LatencyBudget
-from generator.suite.checks import (
-    Affix,
-    Check,
-    Contains,
-    Equals,
-    IsJson,
-    JsonSchema,
-    Length,
-    Levenshtein,
-    NotContains,
-    Regex,
-    Rule,
-)
+from generator.suite.checks import Check, Rule
 from generator.suite.judged import Faithfulness, LlmRubric, Repeated
 from generator.suite.pii import PiiAbsent
 from generator.suite.sampling import agreement_share
@@ -46,6 +34,17 @@ from generator.suite.target_spec import (
     ProviderTarget,
     Target,
     read_reference,
+)
+from generator.suite.text_checks import (
+    Affix,
+    Contains,
+    Equals,
+    IsJson,
+    JsonSchema,
+    Length,
+    Levenshtein,
+    NotContains,
+    Regex,
 )
 
 M = TypeVar("M", bound=BaseModel)

@@ -12,7 +12,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, JsonValue, model_validator
 
-from generator.suite.checks import check_schema
+from generator.suite.text_checks import check_schema
 
 Name = Annotated[str, Field(min_length=1)]
 Reference = Annotated[str, Field(pattern=r"^[A-Za-z_][\w.]*:[A-Za-z_]\w*$")]
