@@ -20,7 +20,7 @@ from typing import Any
 
 from generator.publish.source import Committed, Listed
 from generator.site.labels import LOCALES
-from generator.site.writer import diff_path, run_path
+from generator.site.writer import diff_path, diff_role, run_path
 
 MANIFEST = ".runsite-site"
 """The file each built site holds: what its files were made from. Its presence also marks a
@@ -159,19 +159,9 @@ def plan_pages(
                 jobs.append(PageJob(locale, folder, "run", path, run_digest))
                 for other in others.values():
                     path = diff_path(listed.tenant, listed.suite, listed.key, other.key)
-                    role = diff_role(other.key, previous, reference)
+                    before = previous.key if previous else None
+                    role = diff_role(other.key, before, reference.key if reference else None)
                     body = digest("diff", inputs, locale, listed.blob, other.blob, role)
                     jobs.append(PageJob(locale, folder, "diff", path, body))
             previous = listed
     return plan
-
-
-def diff_role(other: str, previous: Listed | None, reference: Listed | None) -> str:
-    """What the run a comparison page compares with is to the run: ``previous``,
-    ``reference``, or ``both``."""
-    roles = [
-        role
-        for role, listed in (("previous", previous), ("reference", reference))
-        if listed is not None and listed.key == other
-    ]
-    return "both" if len(roles) == 2 else roles[0]

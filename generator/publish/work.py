@@ -27,7 +27,7 @@ from generator.document.redact import redact
 from generator.document.redacted import Disclosure, RedactedRun
 from generator.errors import DocumentRefused
 from generator.publish.cache import RunCache
-from generator.publish.plan import PageJob, Plan, content_digest, diff_role
+from generator.publish.plan import PageJob, Plan, content_digest
 from generator.publish.source import Blobs, Listed
 from generator.site.build import environment
 from generator.site.labels import LOCALES
@@ -37,7 +37,7 @@ from generator.site.scan import OwnPages
 from generator.site.shell import Shell
 from generator.site.sieve import Sieve, payload_keys
 from generator.site.summary import RunSummary, summarise
-from generator.site.writer import Body, diff_path
+from generator.site.writer import Body, diff_path, diff_role
 
 
 @dataclass(frozen=True)
@@ -224,7 +224,7 @@ def read_chunk(chunk: Chunk) -> Read:
                     before = previous.key if previous else None
                     body = site.run(run, before, _key(chunk.reference), count)
                 else:
-                    role = diff_role(other.key, previous, chunk.reference)
+                    role = diff_role(other.key, _key(previous), _key(chunk.reference))
                     body = site.diff(run, other, against(other), role)
                 bodies.append((job, body))
         keep = {listed.blob} | ({chunk.reference.blob} if chunk.reference else set())

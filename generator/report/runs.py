@@ -19,8 +19,9 @@ from generator.document.payload import payload_strings
 from generator.document.redact import redact
 from generator.document.redacted import RedactedRun
 from generator.errors import RunNotFound
-from generator.report.subject import Origin, Role, Subject
+from generator.report.subject import Origin, Subject
 from generator.site.look import read_look
+from generator.site.writer import diff_role
 
 
 class _Reader:
@@ -83,7 +84,13 @@ def gather(
     subject = Subject(
         run=reader.read(listed),
         other=reader.read(other) if other else None,
-        role=_role(other, previous, suite_reference),
+        role=diff_role(
+            other.key,
+            previous.key if previous else None,
+            suite_reference.key if suite_reference else None,
+        )
+        if other
+        else None,
         previous=previous.key if previous else None,
         reference=reader.read(suite_reference) if suite_reference else None,
         origin=Origin(
@@ -93,15 +100,3 @@ def gather(
         ),
     )
     return subject, reader.payload
-
-
-def _role(
-    other: ArchivedRun | None, previous: ArchivedRun | None, reference: ArchivedRun | None
-) -> Role | None:
-    """What the run compared with is to the run, as the site's comparison pages name it; a run
-    read ``--against`` is its reference, as ``explain`` reads it."""
-    if other is None:
-        return None
-    if previous is not None and other.key == previous.key:
-        return "both" if reference is not None and other.key == reference.key else "previous"
-    return "reference"

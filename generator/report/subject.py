@@ -4,15 +4,13 @@ its suite, and the archive's site it belongs to."""
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Literal
 
 from generator.document.redacted import RedactedRun
 from generator.site.look import Look
 from generator.site.pages import Comparison, comparison
 from generator.site.shell import page_address
-from generator.site.writer import diff_path, run_path
+from generator.site.writer import Role, diff_path, run_path
 
-Role = Literal["previous", "reference", "both"]
 """What the run compared with is to the run, as the site's comparison pages say."""
 
 

@@ -15,7 +15,7 @@ import json
 import posixpath
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Literal
 from urllib.parse import quote
 
 from jinja2 import Environment
@@ -51,6 +51,19 @@ def suite_path(tenant: str, suite: str) -> str:
 
 def diff_path(tenant: str, suite: str, key: str, other: str) -> str:
     return f"diffs/{tenant}/{suite}/{key}/{other}.md"
+
+
+Role = Literal["previous", "reference", "both"]
+"""What the run a comparison compares with is to the run."""
+
+
+def diff_role(other: str, previous: str | None, reference: str | None) -> Role:
+    """The role of run ``other`` beside a run whose previous and reference runs are the keys
+    given: any run that is not the previous one is read as a reference, as ``explain`` reads
+    a run compared ``--against``."""
+    if other == previous:
+        return "both" if other == reference else "previous"
+    return "reference"
 
 
 def href(source: str, target: str) -> str:
