@@ -165,17 +165,24 @@ def make_archive(folder: Path, count: int) -> None:
 
 
 def _pss(pid: int) -> int:
-    """The proportional set size of ``pid`` and its descendants, in KiB."""
+    """The proportional set size of ``pid`` and its descendants, in KiB.
+
+    A child caught between ``vfork`` and ``exec`` (how Python starts ``git``) still shares its
+    parent's address space, and reports the parent's memory as its own: it is counted once,
+    with the parent (same mappings, same resident size)."""
     total = 0
-    pending = [pid]
+    pending: list[tuple[int, tuple[str, str] | None]] = [(pid, None)]
     while pending:
-        current = pending.pop()
+        current, parents = pending.pop()
         try:
             rollup = Path(f"/proc/{current}/smaps_rollup").read_text()
+            space = (rollup.split("\n", 1)[0], re.search(r"^Rss:.*$", rollup, re.M).group(0))  # type: ignore[union-attr]
+            if space == parents:
+                continue
             total += int(re.search(r"^Pss:\s+(\d+)", rollup, re.M).group(1))  # type: ignore[union-attr]
             for task in Path(f"/proc/{current}/task").iterdir():
                 children = (task / "children").read_text().split()
-                pending += [int(child) for child in children]
+                pending += [(int(child), space) for child in children]
         except (OSError, AttributeError):
             continue
     return total
