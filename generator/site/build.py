@@ -292,13 +292,7 @@ def build_pages(
     docs, out = staging / "docs", staging / "site"
     stage(pages, docs, settings.look)
     config = site_config(suites, settings, settings.look, docs, out)
-    inputs = _mkdocs_inputs(config, docs)
-    last = cache / "output"
-    if (last / "inputs").is_file() and (last / "inputs").read_text(encoding="utf-8") == inputs:
-        shutil.copytree(last / "site", out)
-    else:
-        run_mkdocs(config, staging, cache / "templates")
-        _keep_output(out, inputs, last)
+    _mkdocs_output(config, staging, out, cache)
     for locale, staged in pages:
         if staged.body is not None:
             folder = out if locale == settings.language else out / locale
@@ -337,13 +331,29 @@ def _mkdocs_inputs(config: Mapping[str, Any], docs: Path) -> str:
     return hashed.hexdigest()
 
 
-def _keep_output(out: Path, inputs: str, last: Path) -> None:
-    """Keep what mkdocs wrote from ``inputs`` in ``last``, for the next build to copy when its
-    inputs are the same: after a run arrives in a suite the site has, they are (the home and
-    suite pages are placeholders whose bodies runsite writes, and the date is fixed)."""
-    last.parent.mkdir(parents=True, exist_ok=True)
-    fresh = Path(tempfile.mkdtemp(dir=last.parent, prefix=".output-"))
+def _mkdocs_output(config: Mapping[str, Any], staging: Path, out: Path, cache: Path) -> None:
+    """What mkdocs writes from ``config`` and the staged files into ``out``: a copy of what it
+    wrote from the same inputs before, kept in ``cache/output/<inputs>``, else a build of its
+    own, kept there for the next. After a run arrives in a suite the site has, the inputs are
+    the same: the home and suite pages are placeholders whose bodies runsite writes, and mkdocs
+    builds at a fixed date. A copy that fails (another build of the archive let it go) falls
+    back to mkdocs."""
+    inputs = _mkdocs_inputs(config, staging / "docs")
+    kept = cache / "output" / inputs
+    if (kept / "site").is_dir():
+        try:
+            shutil.copytree(kept / "site", out)
+            return
+        except OSError:
+            shutil.rmtree(out, ignore_errors=True)
+    run_mkdocs(config, staging, cache / "templates")
+    kept.parent.mkdir(parents=True, exist_ok=True)
+    fresh = Path(tempfile.mkdtemp(dir=cache, prefix=".output-"))
     shutil.copytree(out, fresh / "site")
-    (fresh / "inputs").write_text(inputs, encoding="utf-8")
-    shutil.rmtree(last, ignore_errors=True)
-    fresh.rename(last)
+    try:
+        fresh.rename(kept)
+    except OSError:
+        shutil.rmtree(fresh, ignore_errors=True)
+    for other in kept.parent.iterdir():
+        if other.name != inputs:
+            shutil.rmtree(other) if other.is_dir() else other.unlink()
