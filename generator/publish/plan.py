@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from generator.publish.source import Committed, Listed
+from generator.site.build import hash_files
 from generator.site.labels import LOCALES
 from generator.site.writer import diff_path, diff_role, run_path
 
@@ -37,10 +38,7 @@ def code_digest(*folders: Path) -> str:
     """runsite's own version, exactly: every file of its code, templates and assets."""
     hashed = hashlib.sha256()
     for folder in folders:
-        for path in sorted(folder.rglob("*")):
-            if path.is_file() and "__pycache__" not in path.parts:
-                hashed.update(path.relative_to(folder).as_posix().encode() + b"\0")
-                hashed.update(hashlib.sha256(path.read_bytes()).digest())
+        hash_files(hashed, folder)
     return hashed.hexdigest()
 
 

@@ -324,11 +324,17 @@ def _mkdocs_inputs(config: Mapping[str, Any], docs: Path) -> str:
     placed = {**config, "docs_dir": "", "site_dir": ""}
     hashed.update(json.dumps(placed, sort_keys=True, default=str).encode() + b"\0")
     hashed.update(json.dumps([version(name) for name in _PACKAGES]).encode() + b"\0")
-    for path in sorted(docs.rglob("*")):
-        if path.is_file():
-            hashed.update(path.relative_to(docs).as_posix().encode() + b"\0")
-            hashed.update(hashlib.sha256(path.read_bytes()).digest())
+    hash_files(hashed, docs)
     return hashed.hexdigest()
+
+
+def hash_files(hashed: hashlib._Hash, folder: Path) -> None:
+    """Feed ``hashed`` every file under ``folder`` (compiled Python aside), in a stable order:
+    its path inside the folder, and a digest of its bytes."""
+    for path in sorted(folder.rglob("*")):
+        if path.is_file() and "__pycache__" not in path.parts:
+            hashed.update(path.relative_to(folder).as_posix().encode() + b"\0")
+            hashed.update(hashlib.sha256(path.read_bytes()).digest())
 
 
 def _mkdocs_output(config: Mapping[str, Any], staging: Path, out: Path, cache: Path) -> None:
