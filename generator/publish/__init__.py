@@ -12,7 +12,8 @@ site for. The build, in order:
    pages and keeping each run's summary and payload keys in the cache (``work``, ``cache``);
 4. let mkdocs build the home and suite pages and the shells, from the summaries;
 5. wrap each body in its shell, and sieve every file written for every run's payload keys;
-6. confirm what the sieve let through with the exact scan, and refuse the build on a leak;
+6. confirm what the sieve let through with the exact scan (``confirm``), and refuse the build on
+   a leak;
 7. put the site in place (``apply``).
 
 The scan is as whole as a full build's: every file written is searched for the payload of
@@ -27,15 +28,13 @@ import os
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
-from importlib.resources import files
 from pathlib import Path
 
 from generator.archive import Archive
-from generator.document.payload import payload_strings
-from generator.document.redacted import Disclosure
 from generator.errors import DocumentRefused, Refused
 from generator.publish.apply import SiteRefused, building, replace, update
 from generator.publish.cache import RunCache
+from generator.publish.confirm import confirm, shipped
 from generator.publish.plan import (
     MANIFEST,
     Manifest,
@@ -55,16 +54,15 @@ from generator.publish.work import (
     check_kept,
     chunks,
     read_chunk,
-    read_run_of,
     run_in_processes,
     wrap,
 )
-from generator.site.build import ASSETS, TEMPLATES, SiteSettings, build_pages, environment
+from generator.site.build import TEMPLATES, SiteSettings, build_pages, environment
 from generator.site.history import SuiteRuns
 from generator.site.labels import LOCALES
 from generator.site.look import read_look
 from generator.site.pages import Site
-from generator.site.scan import Leak, OwnPages, Sought, contents
+from generator.site.scan import Leak, OwnPages, contents
 from generator.site.sieve import Sieve
 from generator.site.summary import RunSummary
 from generator.site.writer import Page
@@ -73,17 +71,6 @@ PACKAGE = Path(__file__).resolve().parents[1]
 
 WRAPS = 256
 """Pages a process wraps and sieves in one go."""
-
-
-THEME = Path(str(files("material"))) / "templates"
-
-
-def shipped(file: str, data: bytes) -> bool:
-    """Whether the site's ``file`` is a verbatim copy of what the theme or runsite ships (its
-    scripts, styles, fonts): it cannot carry a run's data, and its words ("currency",
-    "delivered") would only fail the build for nothing."""
-    source = TEMPLATES / "assets" / ASSETS[file] if file in ASSETS else THEME / file
-    return source.is_file() and source.read_bytes() == data
 
 
 class LeakRefused(Refused):
@@ -125,29 +112,6 @@ def _site_files(folder: Path) -> dict[str, Path]:
         for path in sorted(folder.rglob("*"))
         if path.is_file()
     }
-
-
-def _confirm(
-    candidates: Sequence[Written],
-    where: Mapping[str, Path],
-    head: Committed,
-    disclosure: Disclosure,
-) -> list[Leak]:
-    """The leaks among the (file, run) pairs the sieve let through: each run's payload sought
-    exactly in each file."""
-    by_run: dict[int, list[str]] = {}
-    for found in candidates:
-        for index in found.runs:
-            by_run.setdefault(index, []).append(found.file)
-    leaks: set[Leak] = set()
-    with Blobs(head.git_dir) as blobs:
-        for index, files in sorted(by_run.items()):
-            full, redacted = read_run_of(head.runs[index], blobs, disclosure)
-            sought = Sought(payload_strings(full, disclosure, redacted))
-            for file in files:
-                data = contents(where[file], where[file].read_bytes())
-                leaks |= {Leak(file, f) for f in sought.fields_in(data)}
-    return sorted(leaks)
 
 
 class _Restart(Exception):
@@ -390,7 +354,7 @@ class _Build:
             if runs:
                 where[file] = path
                 candidates.append(Written(file, "", frozenset(runs)))
-        return _confirm(candidates, where, self.head, self.disclosure)
+        return confirm(candidates, where, self.head, self.disclosure)
 
     def _check_kept(self, context: Context, old: Manifest, kept: Sequence[str]) -> list[Leak]:
         """Every kept file must be what the last build wrote, and carry no arrived payload."""
