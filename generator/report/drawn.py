@@ -21,6 +21,7 @@ from markupsafe import escape
 
 from generator.reading.formats import Formats
 from generator.report.svg import compare, interval_table, intervals
+from generator.site.charts import from_page
 
 _DATA = re.compile(r'<script type="application/json" data-chart="([^"]+)">(.*?)</script>\n?', re.S)
 _PLACE = re.compile(r'<div class="runsite-chart"((?: [a-z-]+="[^"]*")*)></div>')
@@ -31,7 +32,7 @@ _TABLE = re.compile(r'(<table data-rows-of="([^"]+)">.*?<tbody>\n?)(</tbody>)', 
 def drawn(html: str, figures: Formats) -> str:
     """``html`` (a page's body) with every chart drawn and its data left out."""
     charts: dict[str, Mapping[str, Any]] = {
-        unescape(name): json.loads(text) for name, text in _DATA.findall(html)
+        unescape(name): from_page(json.loads(text)) for name, text in _DATA.findall(html)
     }
     used: set[str] = set()
 

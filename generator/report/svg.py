@@ -19,6 +19,7 @@ from typing import Any
 from markupsafe import Markup, escape
 
 from generator.reading.formats import Formats, threshold_places
+from generator.site.charts import LETTERS
 
 WIDTH = 720
 """The width of every chart, in CSS pixels at full size; a narrower page scales it down."""
@@ -169,8 +170,9 @@ def interval_rows(data: Mapping[str, Any]) -> list[IntervalRow]:
         row = list(flat[at : at + stride])
         if data["dense"]:
             row = [place // width, place % width, *row]
-        case, check, low, high, score, status = row[:6]
-        threshold = row[6] if len(row) > 6 else data["thresholds"][check]
+        case, check, low, high, score = row[:5]
+        threshold = row[5] if len(row) > 5 else data["thresholds"][check]
+        status = LETTERS.index(data["verdicts"][place])
         where = data["run"] if case < 0 else data["cases"][case]
         rows.append(
             IntervalRow(

@@ -9,6 +9,7 @@ run summaries, so a suite page never needs the runs themselves.
 
 from __future__ import annotations
 
+import base64
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -119,16 +120,21 @@ def millionths(value: float | None) -> int | None:
 STATUSES = ("pass", "fail", "error")
 """The order of statuses in chart data, where a status is its index."""
 
+LETTERS = "".join(STATUS_LETTER[status] for status in STATUSES)
+"""Each status's letter at its index (``pfe``): how ``charts.js`` reads an interval chart's
+``verdicts``."""
+
 
 def interval_chart(run: RedactedRun, labels: Mapping[str, str]) -> Chart | None:
     """Every sampled check of ``run`` as a bar from its smallest to its largest sample, with
     its score and its threshold; None when nothing was sampled.
 
     The data names each case and check once, and each check's threshold once. Its rows are
-    one flat list, ``stride`` numbers a row: case, check, min, max, score, status (an index of
-    ``STATUSES``) and, when some verdict's threshold is not its check's, the threshold; the
-    run-level row's case is ``-1``; numbers in millionths. Where every case sampled every
-    check (``dense``), a row's place says its case and check, and it leaves them out. Its text
+    one flat list, ``stride`` numbers a row: case, check, min, max, score and, when some
+    verdict's threshold is not its check's, the threshold; the run-level row's case is
+    ``-1``; numbers in millionths. ``verdicts`` holds each row's status, one letter a row
+    (``STATUS_LETTER``). Where every case sampled every check (``dense``), a row's place says
+    its case and check, and it leaves them out. Its text
     table is written by ``charts.js`` from the same rows: a run of 30 cases and 6 checks would
     otherwise carry every number twice.
     """
@@ -152,17 +158,16 @@ def interval_chart(run: RedactedRun, labels: Mapping[str, str]) -> Chart | None:
                 millionths(v.sample_min),
                 millionths(v.sample_max),
                 millionths(v.score),
-                STATUSES.index(v.status),
                 millionths(v.threshold),
             ]
         )
     if not rows:
         return None
-    varied = any(row[6] != thresholds[row[1]] for row in rows)
+    varied = any(row[5] != thresholds[row[1]] for row in rows)
     width = len(checks)
     dense = [row[:2] for row in rows] == [[n // width, n % width] for n in range(len(rows))]
     skip = 2 if dense else 0
-    stride = (7 if varied else 6) - skip
+    stride = (6 if varied else 5) - skip
     columns = (
         "column.check",
         "column.min",
@@ -180,6 +185,7 @@ def interval_chart(run: RedactedRun, labels: Mapping[str, str]) -> Chart | None:
         "stride": stride,
         "dense": dense,
         "rows": [number for row in rows for number in row[skip : skip + stride]],
+        "verdicts": "".join(STATUS_LETTER[v.status] for _, v in sampled),
         "labels": {k: labels[f"chart.{k}"] for k in ("score", "band", "threshold")},
         "statuses": [labels[f"status.{status}"] for status in STATUSES],
     }
@@ -217,6 +223,43 @@ def compare_charts(rows: Sequence[Row], labels: Mapping[str, str]) -> list[tuple
         }
         charts.append((check, Chart(data, 90 + 30 * len(found), (), ())))
     return charts
+
+
+PACKED = frozenset({"intervals", "compare"})
+"""The kinds of chart whose ``rows`` a page carries packed (``packed``): a run page's 180
+sampled checks are 720 numbers, 4 KB as decimal text and 2.9 KB packed."""
+
+
+_NONE = 2**24 - 1
+
+
+def packed(numbers: Sequence[int | None]) -> str:
+    """Whole numbers from -1 to 2^24 - 3 (millionths, indexes), or None, as base64 of three
+    bytes each, big-endian, holding the number plus one, or all ones for None: four characters
+    a number, where its decimal text and comma took up to eight."""
+    raw = b"".join((_NONE if n is None else n + 1).to_bytes(3, "big") for n in numbers)
+    return base64.b64encode(raw).decode("ascii")
+
+
+def unpacked(text: str) -> list[int | None]:
+    """The numbers ``packed`` wrote."""
+    raw = base64.b64decode(text)
+    found = (int.from_bytes(raw[at : at + 3], "big") for at in range(0, len(raw), 3))
+    return [None if n == _NONE else n - 1 for n in found]
+
+
+def on_page(data: Mapping[str, Any]) -> Mapping[str, Any]:
+    """A chart's data as a page carries it: its rows packed where its kind is ``PACKED``."""
+    if data.get("kind") in PACKED:
+        return {**data, "rows": packed(data["rows"])}
+    return data
+
+
+def from_page(data: dict[str, Any]) -> dict[str, Any]:
+    """A chart's data read back from a page: its rows as numbers again."""
+    if data.get("kind") in PACKED:
+        return {**data, "rows": unpacked(data["rows"])}
+    return data
 
 
 def sparkline(shares: Sequence[float | None], width: int = 120, height: int = 24) -> str:

@@ -26,6 +26,7 @@ from generator.reading.facts import SECTIONS, Reading
 from generator.reading.formats import formats
 from generator.reading.locales import against_previous
 from generator.reading.render import sentence
+from generator.site.charts import on_page
 from generator.site.labels import LABELS
 
 
@@ -80,7 +81,7 @@ def href(source: str, target: str) -> str:
 
 def chart_json(data: Mapping[str, Any]) -> Markup:
     """Chart data for a ``<script type="application/json">``: nothing in it can close the tag."""
-    text = json.dumps(data, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+    text = json.dumps(on_page(data), sort_keys=True, separators=(",", ":"), ensure_ascii=False)
     return Markup(text.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026"))
 
 

@@ -57,7 +57,7 @@
   }
 
   // The rows of interval data, each [case, check, min, max, score, status, threshold] with
-  // numbers back from millionths.
+  // numbers back from millionths; a status is its letter's index in "pfe" (charts.py LETTERS).
   function intervalRows(d) {
     var rows = [];
     var width = d.checks.length;
@@ -67,11 +67,22 @@
         var place = at / d.stride;
         row = [Math.floor(place / width), place % width].concat(row);
       }
-      var threshold = row.length > 6 ? row[6] : d.thresholds[row[1]];
+      var threshold = row.length > 5 ? row[5] : d.thresholds[row[1]];
       rows.push([row[0], row[1]].concat([row[2], row[3], row[4]].map(fromMillionths),
-                [row[5], fromMillionths(threshold)]));
+                ["pfe".indexOf(d.verdicts[at / d.stride]), fromMillionths(threshold)]));
     }
     return rows;
+  }
+
+  // The numbers of packed rows (charts.py's ``packed``): three bytes each, big-endian, the
+  // number plus one, all ones for none.
+  function unpacked(text) {
+    var raw = atob(text), numbers = [];
+    for (var at = 0; at < raw.length; at += 3) {
+      var n = (raw.charCodeAt(at) << 16) | (raw.charCodeAt(at + 1) << 8) | raw.charCodeAt(at + 2);
+      numbers.push(n === 0xffffff ? null : n - 1);
+    }
+    return numbers;
   }
 
   function fromMillionths(n) {
@@ -221,6 +232,7 @@
   function draw() {
     document.querySelectorAll('script[type="application/json"][data-chart]').forEach(function (source) {
       var d = JSON.parse(source.textContent);
+      if (typeof d.rows === "string") d.rows = unpacked(d.rows);
       var target = document.getElementById(source.dataset.chart);
       if (target && !target.dataset.drawn) plot(target, FIGURES[d.kind](d));
       document.querySelectorAll('[data-of="' + source.dataset.chart + '"]').forEach(function (part) {

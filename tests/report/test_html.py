@@ -68,7 +68,7 @@ def test_a_run_report_is_the_run_page_with_the_disclosure_on_its_face(report):
     assert "<h1>support · <time" in text
     assert "<h2>What this page does not show</h2>" in text
     assert "20 recorded answers: what the model said and what it was asked" in text
-    assert text.count('<div class="runsite-chart" id="intervals-') == 5
+    assert text.count('<div class="runsite-chart" data-of="intervals"') == 5
     assert '<script type="application/json"' not in text
 
 

@@ -10,6 +10,9 @@ import threading
 
 import pytest
 
+from generator.document.codec import read_run
+from generator.document.numbers import at_precision
+from generator.site.labels import LABELS
 from tests.site._browser import SHOTS, Quiet, Visit, first, pages
 from tests.site.conftest import SCRIPT_CASE
 
@@ -138,3 +141,73 @@ def test_hostile_names_open_no_dialog_on_any_page_or_in_search(
     finally:
         server.shutdown()
         server.server_close()
+
+
+def _sampled(built, key: str) -> dict[tuple[str, str], tuple[float, float, float, float, str]]:
+    """Each sampled check of the support run ``key``, by (case, check): min, score, max and
+    threshold at storage precision, and the status as a page names it."""
+    run = read_run((built / "runs/acme/support" / f"{key}.json").read_bytes()).run
+    where = [(case.case_id, case.verdicts) for case in run.results]
+    where.append((LABELS["en"]["where.run"], run.aggregate))
+    found = {}
+    for case, verdicts in where:
+        for v in verdicts:
+            if v.sample_min is None or v.sample_max is None or v.score is None:
+                continue
+            found[(case, v.assertion)] = (
+                at_precision(v.sample_min),
+                at_precision(v.score),
+                at_precision(v.sample_max),
+                at_precision(v.threshold),
+                LABELS["en"][f"status.{v.status}"],
+            )
+    return found
+
+
+def test_a_run_pages_interval_table_holds_the_runs_own_numbers(built, served, browser):
+    statuses = set()
+    for document in sorted((built / "runs/acme/support").glob("*.json")):
+        visit = Visit(browser, f"{served}/runs/acme/support/{document.stem}/")
+        try:
+            visit.charts_drawn()
+            rows = visit.page.locator("table[data-rows-of] tbody tr").evaluate_all(
+                "rows => rows.map(r => [...r.cells].map(c => c.textContent))"
+            )
+        finally:
+            visit.close()
+        shown = {}
+        for name, *numbers, status in rows:
+            case, check = name.split(" · ")
+            low, score, high, threshold = (float(n.replace(",", "")) for n in numbers)
+            shown[(case, check)] = (low, score, high, threshold, status)
+        expected = _sampled(built, document.stem)
+        assert len(expected) > 10
+        assert shown == expected
+        statuses |= {status for *_, status in expected.values()}
+    assert statuses == {"passed", "failed"}
+
+
+def test_a_comparison_chart_draws_both_runs_own_numbers(built, served, browser):
+    path = pages(built)["diff"]
+    now, before = path.strip("/").split("/")[-2:]
+    visit = Visit(browser, served + path)
+    try:
+        visit.charts_drawn()
+        charts = visit.page.locator(".runsite-chart").evaluate_all(
+            "charts => charts.map(c => [c.getAttribute('aria-label'),"
+            " c.data.slice(0, 2).map(t => [t.y, t.base, t.x])])"
+        )
+    finally:
+        visit.close()
+    sides = (_sampled(built, before), _sampled(built, now))
+    checked = 0
+    for check, traces in charts:
+        for side, (cases, bases, widths) in zip(sides, traces, strict=True):
+            for case, base, width in zip(cases, bases, widths, strict=True):
+                if base is None:
+                    assert (case, check) not in side
+                    continue
+                low, _, high, _, _ = side[(case, check)]
+                assert (base, width) == (low, pytest.approx(max(high - low, 0.004)))
+                checked += 1
+    assert checked > 10
