@@ -5,7 +5,8 @@ recorded answers with agent trajectories, spread over 4 suites) it prints:
 
 - the full build (no site, no cache beside the archive): wall and CPU seconds, peak memory;
 - the rebuild after one more run arrives: wall and CPU seconds, peak memory;
-- one run page's bytes, raw and gzipped, and the JS and CSS a first visit loads;
+- one run page's bytes, raw and gzipped, the largest run page of each language, and the JS
+  and CSS a first visit loads;
 - the ratio of the full build to a jinja2-only render of the same run and comparison pages,
   timed in this process on a sample of the runs and scaled to all of them.
 
@@ -276,6 +277,9 @@ def measure(count: int, keep: Path | None) -> None:
         page = next((out / "runs" / "acme").glob(f"*/{key}/index.html"))
         raw = page.read_bytes()
         print(f"one run page: {len(raw):,} bytes, {len(gzip.compress(raw)):,} gzipped")
+        for language, runs in (("en", out / "runs"), ("it", out / "it" / "runs")):
+            largest = max(page.stat().st_size for page in runs.glob("*/*/*/index.html"))
+            print(f"largest run page ({language}): {largest:,} bytes")
         print(f"JS and CSS of a first visit: {first_visit(page, out):,} bytes")
         floor = jinja_only(count)
         print(
