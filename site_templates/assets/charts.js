@@ -17,30 +17,47 @@
                                 {minimumFractionDigits: 2, maximumFractionDigits: 6});
   }
 
+  // A figure in millionths at ``digits`` decimals, rounded half up as the site's own figures
+  // are (formats.py), in the page's language.
+  function fixed(n, digits) {
+    if (n === null) return "";
+    var unit = Math.pow(10, 6 - digits);
+    return (Math.floor((n + unit / 2) / unit) * unit / 1e6).toLocaleString(
+      document.documentElement.lang, {minimumFractionDigits: digits, maximumFractionDigits: digits});
+  }
+
+  // A history's columns, each run's [score, min, max, threshold], back from millionths.
+  function historyColumns(d) {
+    var columns = [[], [], [], []];
+    d.rows.forEach(function (n, at) { columns[at % 4].push(fromMillionths(n)); });
+    return columns;
+  }
+
   function history(d) {
+    var c = historyColumns(d);
+    var x = d.ticks.map(function (_, n) { return n; });
     var data = [
-      {type: "scatter", mode: "lines", x: d.x, y: d.high, line: {width: 0}, hoverinfo: "skip",
+      {type: "scatter", mode: "lines", x: x, y: c[2], line: {width: 0}, hoverinfo: "skip",
        showlegend: false},
-      {type: "scatter", mode: "lines", x: d.x, y: d.low, fill: "tonexty", fillcolor: BAND,
+      {type: "scatter", mode: "lines", x: x, y: c[1], fill: "tonexty", fillcolor: BAND,
        line: {width: 0}, name: d.labels.band},
-      {type: "scatter", mode: "lines+markers", x: d.x, y: d.score, line: {color: LINE},
+      {type: "scatter", mode: "lines+markers", x: x, y: c[0], line: {color: LINE},
        name: d.labels.score, text: d.ticks, hovertemplate: "%{text}<br>%{y}<extra></extra>"},
-      {type: "scatter", mode: "lines", x: d.x, y: d.threshold,
+      {type: "scatter", mode: "lines", x: x, y: c[3],
        line: {color: STATUS[1], dash: "dash"}, name: d.labels.threshold}
     ];
     var layout = {
       margin: {l: 48, r: 16, t: 24, b: 64},
-      xaxis: {tickmode: "array", tickvals: d.x, ticktext: d.ticks, tickangle: -30,
+      xaxis: {tickmode: "array", tickvals: x, ticktext: d.ticks, tickangle: -30,
               automargin: true},
       yaxis: {range: [-0.02, 1.05], title: {text: d.labels.score}},
       legend: {orientation: "h", y: 1.15},
       shapes: d.marks.map(function (mark) {
-        var x = d.x[mark[0]];
-        return {type: "line", xref: "x", yref: "paper", x0: x, x1: x, y0: 0, y1: 1,
+        return {type: "line", xref: "x", yref: "paper", x0: mark[0], x1: mark[0], y0: 0, y1: 1,
                 line: {dash: "dot", color: MARK, width: 1}};
       }),
       annotations: d.marks.map(function (mark) {
-        return {xref: "x", yref: "paper", x: d.x[mark[0]], y: 1, yanchor: "bottom",
+        return {xref: "x", yref: "paper", x: mark[0], y: 1, yanchor: "bottom",
                 showarrow: false, font: {size: 10, color: MARK}, text: mark[1]};
       })
     };
@@ -129,6 +146,18 @@
     });
   }
 
+  function historyTable(d, body) {
+    var marks = {};
+    d.marks.forEach(function (mark) { marks[mark[0]] = mark[1]; });
+    d.ticks.forEach(function (tick, n) {
+      var line = body.insertRow();
+      var figures = d.rows.slice(4 * n, 4 * n + 4).map(function (v) { return fixed(v, d.digits); });
+      [tick].concat(figures, [marks[n] || ""]).forEach(function (text) {
+        line.insertCell().textContent = text;
+      });
+    });
+  }
+
   // Both runs' bands for one check, case by case: the earlier run's grey, this run's blue.
   function compare(d) {
     var before = [], now = [];
@@ -159,6 +188,8 @@
   }
 
   var FIGURES = {history: history, trend: trend, intervals: intervals, compare: compare};
+  // The charts whose text table the page leaves for this script to write from their data.
+  var TABLES = {intervals: intervalTable, history: historyTable};
 
   // The page's colours, so that a chart reads on the light scheme, the dark one, and paper.
   function colours() {
@@ -239,8 +270,8 @@
         if (!part.dataset.drawn) plot(part, FIGURES[d.kind](d, Number(part.dataset.check)));
       });
       var table = document.querySelector('table[data-rows-of="' + source.dataset.chart + '"]');
-      if (d.kind === "intervals" && table && !table.tBodies[0].rows.length) {
-        intervalTable(d, table.tBodies[0]);
+      if (TABLES[d.kind] && table && !table.tBodies[0].rows.length) {
+        TABLES[d.kind](d, table.tBodies[0]);
       }
     });
   }

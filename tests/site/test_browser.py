@@ -6,12 +6,15 @@ from __future__ import annotations
 
 import functools
 import http.server
+import json
 import threading
 
 import pytest
 
 from generator.document.codec import read_run
 from generator.document.numbers import at_precision
+from generator.reading.formats import formats
+from generator.site.charts import from_page
 from generator.site.labels import LABELS
 from tests.site._browser import SHOTS, Quiet, Visit, first, pages
 from tests.site.conftest import SCRIPT_CASE
@@ -211,3 +214,41 @@ def test_a_comparison_chart_draws_both_runs_own_numbers(built, served, browser):
                 assert (base, width) == (low, pytest.approx(max(high - low, 0.004)))
                 checked += 1
     assert checked > 10
+
+
+@pytest.mark.parametrize("language", ["en", "it"])
+def test_a_suite_pages_history_tables_print_figures_as_the_site_does(
+    built, served, browser, language
+):
+    prefix = "" if language == "en" else "/it"
+    visit = Visit(browser, f"{served}{prefix}/suites/acme/support/")
+    try:
+        visit.charts_drawn()
+        tables = visit.page.locator("table[data-rows-of]").evaluate_all(
+            "tables => tables.map(t => [t.dataset.rowsOf,"
+            " [...t.tBodies[0].rows].map(r => [...r.cells].map(c => c.textContent))])"
+        )
+        sources = visit.page.locator("script[data-chart]").evaluate_all(
+            "scripts => scripts.map(s => [s.dataset.chart, s.textContent])"
+        )
+    finally:
+        visit.close()
+    data = {name: from_page(json.loads(text)) for name, text in sources}
+    figures = formats(language)
+    assert len(tables) == len(data) > 1
+    for name, rows in tables:
+        d = data[name]
+        marks = dict(d["marks"])
+        expected = [
+            [
+                tick,
+                *(
+                    "" if n is None else figures.score(n / 1_000_000, d["digits"])
+                    for n in d["rows"][4 * at : 4 * at + 4]
+                ),
+                marks.get(at, ""),
+            ]
+            for at, tick in enumerate(d["ticks"])
+        ]
+        assert rows == expected
+        assert any(cell for row in rows for cell in row[1:5])

@@ -23,5 +23,5 @@ def test_packed_numbers_read_back_as_they_were(values: list[int | None]):
 def test_a_chart_read_back_from_its_page_is_the_chart(values: list[int | None]):
     data = {"kind": "compare", "rows": values, "cases": ["a"]}
     assert from_page(json.loads(json.dumps(on_page(data)))) == data
-    history = {"kind": "history", "rows": values}
-    assert on_page(history) is history
+    trend = {"kind": "trend", "y": values}
+    assert on_page(trend) is trend
