@@ -12,6 +12,7 @@ import re
 from typing import Annotated, Literal, Self
 
 from pydantic import AfterValidator, model_validator
+from pydantic_core import PydanticCustomError
 
 from generator.document.record import (
     Calibration,
@@ -19,10 +20,11 @@ from generator.document.record import (
     Record,
     RunHeader,
     VerdictNumbers,
+    check_verdict,
     perimeter_keys,
 )
-from generator.document.trajectory import RecordedResponse
-from generator.document.values import Metadata, Name, Shown, refusal
+from generator.document.trajectory import RecordedResponse, check_response
+from generator.document.values import Metadata, Name, Shown, placed, refusal
 
 SCHEMA = 23
 """The schema runsite writes."""
@@ -48,16 +50,27 @@ class CaseResult(Record):
     calibration: Calibration | None = None
     error_kind: Literal["raised", "shape"] | None = None
 
-    @model_validator(mode="after")
-    def _suspension(self) -> Self:
-        if self.suspended:
-            if self.verdicts:
-                raise refusal("verdicts", "a suspended case was not measured, so it has no verdict")
-            if self.responses:
-                raise refusal("responses", "a suspended case was not measured, so it has no answer")
-        elif self.suspended_reason is not None:
-            raise refusal("suspended_reason", "a reason for a case that is not suspended")
-        return self
+
+def _check_case(case: CaseResult) -> None:
+    """Refuse a suspended case that was measured, or a measured one with a suspension reason;
+    then each verdict and response of the case."""
+    if case.suspended:
+        if case.verdicts:
+            raise refusal("verdicts", "a suspended case was not measured, so it has no verdict")
+        if case.responses:
+            raise refusal("responses", "a suspended case was not measured, so it has no answer")
+    elif case.suspended_reason is not None:
+        raise refusal("suspended_reason", "a reason for a case that is not suspended")
+    for v, verdict in enumerate(case.verdicts):
+        try:
+            check_verdict(verdict)
+        except PydanticCustomError as error:
+            raise placed(f"verdicts[{v}]", error) from None
+    for r, response in enumerate(case.responses or ()):
+        try:
+            check_response(response)
+        except PydanticCustomError as error:
+            raise placed(f"responses[{r}]", error) from None
 
 
 def _sha256(value: str) -> str:
@@ -88,7 +101,10 @@ class SystemConfig(ConfigParts):
 
 
 class Run(RunHeader):
-    """A run document. Pure data: reading, writing and migrating live in ``codec``."""
+    """A run document. Pure data: reading, writing and migrating live in ``codec``.
+
+    Its parts are checked here, in one pass over the run, rather than each by pydantic: a run
+    holds thousands of records, and a call into Python for each was most of a read."""
 
     schema_version: Literal[23]
     redacted: bool
@@ -105,9 +121,18 @@ class Run(RunHeader):
             raise refusal("projected", "a projected document is redacted too")
         seen: set[str] = set()
         for position, case in enumerate(self.results):
+            try:
+                _check_case(case)
+            except PydanticCustomError as error:
+                raise placed(f"results[{position}]", error) from None
             if case.case_id in seen:
                 raise refusal(f"results[{position}].case_id", "the same case id appears twice")
             seen.add(case.case_id)
+        for a, verdict in enumerate(self.aggregate):
+            try:
+                check_verdict(verdict)
+            except PydanticCustomError as error:
+                raise placed(f"aggregate[{a}]", error) from None
         for side in ("target_config", "judge_config"):
             self._check_config(side, getattr(self, side))
         if self.redacted:

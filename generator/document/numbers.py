@@ -30,11 +30,19 @@ def at_precision(value: float) -> float:
     return 0.0 if rounded == 0 else rounded
 
 
+_CLEAR = 2e-6
+"""Apart by more than this, two figures compare at storage precision as they compare as they
+stand: rounding moves each by half a millionth at most. Closer, they are rounded first."""
+
+
 def meets(value: float, limit: float) -> bool:
     """``value >= limit`` at storage precision: a score meeting its threshold."""
+    apart = value - limit
+    if apart > _CLEAR or apart < -_CLEAR:
+        return apart > 0
     return at_precision(value) >= at_precision(limit)
 
 
 def within(value: float, limit: float) -> bool:
     """``value <= limit`` at storage precision: a movement within its tolerance."""
-    return at_precision(value) <= at_precision(limit)
+    return meets(limit, value)

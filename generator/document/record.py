@@ -20,15 +20,20 @@ from functools import cache
 from typing import Annotated, Any, ClassVar, Literal, Self, get_args
 
 from pydantic import (
+    AfterValidator,
     BaseModel,
     ConfigDict,
     Field,
+    GetCoreSchemaHandler,
+    JsonValue,
     SerializerFunctionWrapHandler,
+    ValidationInfo,
     model_serializer,
     model_validator,
 )
+from pydantic_core import CoreSchema
 
-from generator.document.numbers import at_precision, meets
+from generator.document.numbers import LARGEST, at_precision, meets
 from generator.document.values import (
     Amount,
     Count,
@@ -43,6 +48,25 @@ from generator.document.values import (
     refusal,
     visible_at,
 )
+
+UNKNOWN_NOTED = "unknown"
+"""The key a validation context gets (set to True) when a record holds a key it does not
+declare: a reader that asks learns so without walking the run."""
+
+
+def _noted(value: JsonValue, info: ValidationInfo) -> JsonValue:
+    if isinstance(info.context, dict):
+        info.context[UNKNOWN_NOTED] = True
+    return value
+
+
+def _fields_of(schema: CoreSchema) -> dict[str, Any]:
+    """The fields of a model's core schema, under the validators wrapped around them."""
+    found: Any = schema
+    while found["type"] != "model-fields":
+        found = found["schema"]
+    fields: dict[str, Any] = found["fields"]
+    return fields
 
 
 class Record(BaseModel):
@@ -59,24 +83,33 @@ class Record(BaseModel):
     written_null: ClassVar[frozenset[str]] = frozenset()
     """Keys the format writes as ``null`` on purpose; every other ``None`` means absent."""
 
-    @model_validator(mode="before")
+    __pydantic_extra__: dict[str, Annotated[JsonValue, AfterValidator(_noted)]] = Field(init=False)
+    """Keys the record does not declare, kept whole; validating one notes it (see ``_noted``)."""
+
     @classmethod
-    def _refuse_explicit_null(cls, data: Any) -> Any:
-        if isinstance(data, dict) and None in data.values():
-            fields = cls.__pydantic_fields__
-            for key, value in data.items():
-                field = fields.get(key)
-                if (
-                    value is None
-                    and field
-                    and not field.is_required()
-                    and key not in cls.written_null
-                ):
-                    raise refusal(key, "null; leave the key out when it was not recorded")
-        return data
+    def __get_pydantic_core_schema__(
+        cls, source: type[BaseModel], handler: GetCoreSchemaHandler
+    ) -> CoreSchema:
+        """The record's schema with "absent is not empty" built in: a key that may be left out
+        (and is not in ``written_null``) takes no ``null``, so pydantic refuses one in Rust
+        (``codec`` words the refusal) instead of a check in Python of each of a run's thousands
+        of records."""
+        schema = handler(source)
+        for name, field in _fields_of(schema).items():
+            held = field["schema"]
+            if (
+                name not in cls.written_null
+                and held["type"] == "default"
+                and held.get("default", ...) is None
+                and held["schema"]["type"] == "nullable"
+            ):
+                held["schema"] = held["schema"]["schema"]
+        return schema
 
     @model_serializer(mode="wrap")
-    def _leave_out_absent(self, handler: SerializerFunctionWrapHandler) -> dict[str, Any]:
+    def _leave_out_absent(self, handler: SerializerFunctionWrapHandler) -> dict[str, Any] | None:
+        if self is None:  # an absent record: its key's schema takes no null (see above)
+            return None
         data: dict[str, Any] = handler(self)
         fields = type(self).__pydantic_fields__
         return {
@@ -150,7 +183,7 @@ class VerdictNumbers(Record):
 
     Validation is digline's: ``score`` is null exactly when the status is ``error``; ``pass``
     means the score meets the threshold at 6 decimals, inclusive; the sampled interval is exactly
-    the smallest and largest sample.
+    the smallest and largest sample (``check_verdict``).
     """
 
     written_null: ClassVar[frozenset[str]] = frozenset({"score"})
@@ -167,36 +200,34 @@ class VerdictNumbers(Record):
     sample_max: Unit | None = None
     sample_means: Literal[True] | None = None
     judged: Literal[True] | None = None
-    floor_standard_errors: Annotated[float, Field(gt=0)] | None = None
+    floor_standard_errors: Annotated[float, Field(gt=0, le=LARGEST)] | None = None
 
-    @model_validator(mode="after")
-    def _consistent(self) -> Self:
-        if self.score is None:
-            if self.status != "error":
-                raise refusal("score", f"null, but the status is {self.status!r}")
-        elif self.status == "error":
-            raise refusal("score", "a number, but the status is 'error' (which has no score)")
-        elif (self.status == "pass") != meets(self.score, self.threshold):
-            side = "below" if self.status == "pass" else "at or above"
-            raise refusal("status", f"{self.status!r} with a score {side} the threshold")
-        self._check_interval()
-        return self
 
-    def _check_interval(self) -> None:
-        samples, low, high = self.samples, self.sample_min, self.sample_max
-        if samples is None and low is None and high is None:
-            return
-        if samples is None or low is None or high is None:
-            raise refusal(
-                "samples", "samples, sample_min and sample_max come together or not at all"
-            )
-        if not samples:
-            raise refusal("samples", "an empty list; leave the key out when nothing was sampled")
-        stored = [at_precision(s) for s in samples]
-        if at_precision(low) != min(stored):
-            raise refusal("sample_min", "not the smallest of the samples")
-        if at_precision(high) != max(stored):
-            raise refusal("sample_max", "not the largest of the samples")
+def check_verdict(verdict: VerdictNumbers) -> None:
+    """Refuse a verdict whose numbers disagree (see ``VerdictNumbers``). Called by the run that
+    holds it, once for all its verdicts, rather than by pydantic for each."""
+    score, status = verdict.score, verdict.status
+    if score is None:
+        if status != "error":
+            raise refusal("score", f"null, but the status is {status!r}")
+    elif status == "error":
+        raise refusal("score", "a number, but the status is 'error' (which has no score)")
+    elif (status == "pass") != meets(score, verdict.threshold):
+        side = "below" if status == "pass" else "at or above"
+        raise refusal("status", f"{status!r} with a score {side} the threshold")
+    samples, low, high = verdict.samples, verdict.sample_min, verdict.sample_max
+    if samples is None and low is None and high is None:
+        return
+    if samples is None or low is None or high is None:
+        raise refusal("samples", "samples, sample_min and sample_max come together or not at all")
+    if not samples:
+        raise refusal("samples", "an empty list; leave the key out when nothing was sampled")
+    # Rounding keeps order, so the smallest stored sample is the smallest sample, stored.
+    smallest, largest = min(samples), max(samples)
+    if low != smallest and at_precision(low) != at_precision(smallest):
+        raise refusal("sample_min", "not the smallest of the samples")
+    if high != largest and at_precision(high) != at_precision(largest):
+        raise refusal("sample_max", "not the largest of the samples")
 
 
 class RunHeader(Record):
@@ -225,7 +256,7 @@ class RunHeader(Record):
     """The key of the run whose recorded answers this run judged again."""
     promoted_at: Timestamp | None = None
     resumed_at: list[Timestamp] | None = None
-    judge_samples: Annotated[int, Field(ge=2)] | None = None
+    judge_samples: Annotated[int, Field(ge=2, le=LARGEST)] | None = None
     usage: RunUsage | None = None
     modules_unchecked: list[Name] | None = None
 

@@ -13,8 +13,15 @@ from typing import Any
 
 from generator.document.model import SCHEMA, Artifact, CaseResult, Run
 from generator.document.record import ConfigParts, RunHeader, VerdictNumbers, published_settings
-from generator.document.redacted import NOTHING, Disclosure, RedactedArtifact, RedactedRun
-from generator.document.trajectory import ModelStep, RecordedResponse, ToolCall
+from generator.document.redacted import (
+    NOTHING,
+    Disclosure,
+    RedactedArtifact,
+    RedactedCall,
+    RedactedRun,
+    RedactedStep,
+)
+from generator.document.trajectory import ModelStep, RecordedResponse, ToolCall, ToolStep
 
 Labeller = Callable[[str | None], str | None]
 
@@ -32,7 +39,8 @@ def redact(run: Run | RedactedRun, disclosure: Disclosure = NOTHING) -> Redacted
             _narrow_case(c.model_dump(), disclosure) for c in run.results
         ]
     else:
-        cases = [_case(case, disclosure) for case in run.results]
+        skeletons = _Skeletons()
+        cases = [_case(case, disclosure, skeletons) for case in run.results]
     doc = {
         **_kept(run, _RUN_KEYS),
         "schema_version": SCHEMA,
@@ -52,11 +60,8 @@ def redact(run: Run | RedactedRun, disclosure: Disclosure = NOTHING) -> Redacted
 
 def _kept(record: Any, keys: tuple[str, ...]) -> dict[str, Any]:
     """The named keys of ``record`` that it carries (absent stays absent)."""
-    return {
-        key: value
-        for key in keys
-        if (value := getattr(record, key)) is not None or key in record.written_null
-    }
+    fields, written = record.__dict__, record.written_null
+    return {key: value for key in keys if (value := fields[key]) is not None or key in written}
 
 
 def _verdict(verdict: VerdictNumbers, disclosure: Disclosure) -> dict[str, Any]:
@@ -98,34 +103,57 @@ def _labeller(disclosure: Disclosure) -> Labeller:
     return label
 
 
-def _case(case: CaseResult, disclosure: Disclosure) -> dict[str, Any]:
+class _Skeletons:
+    """The steps and calls of one run's trajectories, each distinct one made (and checked) once:
+    a run's answers mostly walk the same few steps, and a step is a frozen value, so hundreds of
+    its steps can share a handful of records."""
+
+    def __init__(self) -> None:
+        self._steps: dict[tuple[object, ...], RedactedStep] = {}
+        self._calls: dict[tuple[str | None, str], RedactedCall] = {}
+
+    def step(self, step: ModelStep | ToolStep, label: Labeller) -> RedactedStep:
+        if isinstance(step, ModelStep):
+            fields: dict[str, object] = {"index": step.index, "actor": "model"}
+            if step.finish:
+                fields["finish"] = step.finish
+        else:
+            fields = {"index": step.index, "actor": "tool", "status": step.call.outcome}
+            if (named := label(step.call.tool)) is not None:
+                fields["tool"] = named
+        key = tuple(fields.values())
+        made = self._steps.get(key)
+        if made is None:
+            made = self._steps[key] = RedactedStep.model_validate(fields)
+        return made
+
+    def call(self, call: ToolCall, label: Labeller) -> RedactedCall:
+        key = (label(call.tool), call.outcome)
+        made = self._calls.get(key)
+        if made is None:
+            fields = {"status": key[1], **({"tool": key[0]} if key[0] else {})}
+            made = self._calls[key] = RedactedCall.model_validate(fields)
+        return made
+
+
+def _case(case: CaseResult, disclosure: Disclosure, skeletons: _Skeletons) -> dict[str, Any]:
     kept = _kept(case, _CASE_KEYS)
     kept["verdicts"] = [_verdict(v, disclosure) for v in case.verdicts]
     if case.responses is not None:
         label = _labeller(disclosure)
-        kept["responses"] = [_response(r, label) for r in case.responses]
+        kept["responses"] = [_response(r, label, skeletons) for r in case.responses]
     return kept
 
 
-def _response(response: RecordedResponse, label: Labeller) -> dict[str, Any]:
+def _response(response: RecordedResponse, label: Labeller, skeletons: _Skeletons) -> dict[str, Any]:
     kept = _kept(response, _RESPONSE_KEYS)
     if response.steps is not None:
-        kept["steps"] = [
-            {"index": s.index, "actor": "model", **({"finish": s.finish} if s.finish else {})}
-            if isinstance(s, ModelStep)
-            else {"index": s.index, "actor": "tool", **_call(s.call, label)}
-            for s in response.steps
-        ]
+        kept["steps"] = [skeletons.step(step, label) for step in response.steps]
     if response.tool_calls is not None:
-        kept["tool_calls"] = [_call(call, label) for call in response.tool_calls]
+        kept["tool_calls"] = [skeletons.call(call, label) for call in response.tool_calls]
     if response.tools is not None:
         kept["tools"] = [label(name) for name in response.tools]
     return kept
-
-
-def _call(call: ToolCall, label: Labeller) -> dict[str, Any]:
-    named = label(call.tool)
-    return {"status": call.outcome, **({"tool": named} if named else {})}
 
 
 def _narrow_case(case: dict[str, Any], disclosure: Disclosure) -> dict[str, Any]:

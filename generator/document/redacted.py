@@ -19,6 +19,7 @@ import re
 from typing import Literal, Self
 
 from pydantic import ConfigDict, Field, JsonValue, model_validator
+from pydantic_core import PydanticCustomError
 
 from generator.document.record import (
     Calibration,
@@ -27,17 +28,27 @@ from generator.document.record import (
     Sealed,
     Usage,
     VerdictNumbers,
+    check_verdict,
     perimeter_keys,
     published_settings,
 )
-from generator.document.values import Amount, Count, Metadata, Name, Shown, ToolStatus, refusal
+from generator.document.values import (
+    Amount,
+    Count,
+    Metadata,
+    Name,
+    Shown,
+    ToolStatus,
+    placed,
+    refusal,
+)
 
 _NUMBERED_TOOL = re.compile(r"tool #[1-9][0-9]*")
 
 
 def travels(value: JsonValue) -> bool:
     """Whether a metadata value may cross the boundary on its own merit: numbers and booleans."""
-    return isinstance(value, bool | int | float)
+    return isinstance(value, (bool, int, float))
 
 
 class Disclosure(Sealed):
@@ -105,13 +116,14 @@ class RedactedStep(Sealed):
     status: ToolStatus | None = None
     """A tool step's outcome."""
 
-    @model_validator(mode="after")
-    def _by_actor(self) -> Self:
-        if self.actor == "model" and (self.tool is not None or self.status is not None):
+
+def _check_step(step: RedactedStep) -> None:
+    """Refuse a step that carries what its actor's steps do not."""
+    if step.actor == "model":
+        if step.tool is not None or step.status is not None:
             raise refusal("actor", "a model step carries no tool and no status")
-        if self.actor == "tool" and (self.finish is not None or self.status is None):
-            raise refusal("status", "a tool step carries a status and no finish")
-        return self
+    elif step.finish is not None or step.status is None:
+        raise refusal("status", "a tool step carries a status and no finish")
 
 
 class RedactedCall(Sealed):
@@ -205,20 +217,41 @@ class RedactedRun(RunHeader):
                     raise refusal(
                         f"{side}.values.{step}", "a setting whose value is never published"
                     )
-        for where, verdict in self._verdicts():
-            for key, step in steps(verdict.metadata):
-                if not shown.releases(key, verdict.metadata[key]):
-                    raise refusal(f"{where}.metadata.{step}", "a value that is not a number")
+        for a, verdict in enumerate(self.aggregate):
+            try:
+                self._check_verdict(verdict)
+            except PydanticCustomError as error:
+                raise placed(f"aggregate[{a}]", error) from None
         for c, case in enumerate(self.results):
-            for label in case.tool_labels():
-                if not _NUMBERED_TOOL.fullmatch(label) and not shown.discloses_tool(label):
-                    raise refusal(
-                        f"results[{c}].responses", "a tool name the disclosure does not name"
-                    )
+            try:
+                self._check_case(case)
+            except PydanticCustomError as error:
+                raise placed(f"results[{c}]", error) from None
         return self
 
-    def _verdicts(self) -> list[tuple[str, RedactedVerdict]]:
-        found = [(f"aggregate[{a}]", v) for a, v in enumerate(self.aggregate)]
-        for c, case in enumerate(self.results):
-            found += [(f"results[{c}].verdicts[{v}]", vd) for v, vd in enumerate(case.verdicts)]
-        return found
+    def _check_case(self, case: RedactedCase) -> None:
+        for v, verdict in enumerate(case.verdicts):
+            try:
+                self._check_verdict(verdict)
+            except PydanticCustomError as error:
+                raise placed(f"verdicts[{v}]", error) from None
+        for r, response in enumerate(case.responses or ()):
+            for s, step in enumerate(response.steps or ()):
+                try:
+                    _check_step(step)
+                except PydanticCustomError as error:
+                    raise placed(f"responses[{r}].steps[{s}]", error) from None
+        for label in set(case.tool_labels()):
+            if not _NUMBERED_TOOL.fullmatch(label) and not self.disclosure.discloses_tool(label):
+                raise refusal("responses", "a tool name the disclosure does not name")
+
+    def _check_verdict(self, verdict: RedactedVerdict) -> None:
+        """Refuse a verdict whose numbers disagree, or whose metadata the disclosure keeps."""
+        from generator.document.keys import steps
+
+        check_verdict(verdict)
+        metadata = verdict.metadata
+        if metadata and not all(map(travels, metadata.values())):
+            for key, step in steps(metadata):
+                if not self.disclosure.releases(key, metadata[key]):
+                    raise refusal(f"metadata.{step}", "a value that is not a number")

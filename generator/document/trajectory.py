@@ -13,12 +13,13 @@ step per tool call it asked for, indexed from 0).
 
 from __future__ import annotations
 
-from typing import Annotated, Literal, Self
+from typing import Annotated, Literal
 
-from pydantic import Field, model_validator
+from pydantic import Field
+from pydantic_core import PydanticCustomError
 
 from generator.document.record import Record, Usage
-from generator.document.values import Amount, Count, Name, ToolStatus, refusal
+from generator.document.values import Amount, Count, Name, ToolStatus, placed, refusal
 
 
 class ToolCall(Record):
@@ -35,14 +36,6 @@ class ToolCall(Record):
     result: str | None = None
     result_absence: Literal["not_reported", "not_recorded"] | None = None
     status: Literal["error", "not_reported"] | None = None
-
-    @model_validator(mode="after")
-    def _named_once(self) -> Self:
-        if (self.tool is None) == (self.tool_absence is None):
-            raise refusal("tool", "a call carries either tool or tool_absence, exactly one")
-        if self.result is not None and self.result_absence is not None:
-            raise refusal("result", "a call carries result or result_absence, not both")
-        return self
 
     @property
     def outcome(self) -> ToolStatus:
@@ -91,27 +84,46 @@ class RecordedResponse(Record):
     tools: list[Name] | None = None
     steps: list[Step] | None = None
 
-    @model_validator(mode="after")
-    def _consistent(self) -> Self:
-        if self.withheld and len(self.model_fields_set) > 1:
-            raise refusal("withheld", "a withheld response carries no other key")
-        if self.oversize:
-            for key in ("output", "input", "tool_calls", "tools", "steps"):
-                if getattr(self, key) is not None:
-                    raise refusal(key, "an oversize response records neither answer nor trajectory")
-        if self.steps is not None:
-            self._check_steps(self.steps)
-        return self
 
-    def _check_steps(self, steps: list[ModelStep | ToolStep]) -> None:
-        if not steps:
-            raise refusal("steps", "an empty list would say no step was taken; leave it out")
-        for position, step in enumerate(steps):
-            if step.index != position:
-                raise refusal(f"steps[{position}].index", "steps are numbered 0, 1, 2… in order")
-        if not isinstance(steps[0], ModelStep):
-            raise refusal("steps[0].actor", "a trajectory starts with a model step")
-        if self.tool_calls is not None:
-            calls = [step.call for step in steps if isinstance(step, ToolStep)]
-            if calls != self.tool_calls:
-                raise refusal("steps", "the tool steps do not name the calls in tool_calls")
+def check_call(call: ToolCall) -> None:
+    """Refuse a call that names its tool twice or never, or its result twice."""
+    if (call.tool is None) == (call.tool_absence is None):
+        raise refusal("tool", "a call carries either tool or tool_absence, exactly one")
+    if call.result is not None and call.result_absence is not None:
+        raise refusal("result", "a call carries result or result_absence, not both")
+
+
+def check_response(response: RecordedResponse) -> None:
+    """Refuse a response that contradicts itself: more than ``withheld`` in a withheld one, an
+    answer in an oversize one, steps out of order or that disagree with ``tool_calls``. Called by
+    the run that holds it, once for all its responses, rather than by pydantic for each."""
+    if response.withheld and len(response.model_fields_set) > 1:
+        raise refusal("withheld", "a withheld response carries no other key")
+    if response.oversize:
+        for key in ("output", "input", "tool_calls", "tools", "steps"):
+            if getattr(response, key) is not None:
+                raise refusal(key, "an oversize response records neither answer nor trajectory")
+    for k, call in enumerate(response.tool_calls or ()):
+        try:
+            check_call(call)
+        except PydanticCustomError as error:
+            raise placed(f"tool_calls[{k}]", error) from None
+    steps = response.steps
+    if steps is None:
+        return
+    if not steps:
+        raise refusal("steps", "an empty list would say no step was taken; leave it out")
+    for position, step in enumerate(steps):
+        if step.index != position:
+            raise refusal(f"steps[{position}].index", "steps are numbered 0, 1, 2… in order")
+        if isinstance(step, ToolStep):
+            try:
+                check_call(step.call)
+            except PydanticCustomError as error:
+                raise placed(f"steps[{position}].call", error) from None
+    if not isinstance(steps[0], ModelStep):
+        raise refusal("steps[0].actor", "a trajectory starts with a model step")
+    if response.tool_calls is not None:
+        calls = [step.call for step in steps if isinstance(step, ToolStep)]
+        if calls != response.tool_calls:
+            raise refusal("steps", "the tool steps do not name the calls in tool_calls")

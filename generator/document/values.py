@@ -7,7 +7,6 @@ pydantic reports, so a message reads ``results[2].verdicts[0].status: …``.
 
 from __future__ import annotations
 
-import re
 import unicodedata
 from datetime import UTC, datetime
 from typing import Annotated, Any, Literal
@@ -26,10 +25,12 @@ def refusal(key: str, problem: str) -> PydanticCustomError:
     return PydanticCustomError(REFUSAL, "{problem}", {"key": key, "problem": problem})
 
 
-def _hex16(value: str) -> str:
-    if not re.fullmatch(r"[0-9a-f]{16}", value):
-        raise ValueError("not an identity of 16 lowercase hexadecimal digits")
-    return value
+def placed(at: str, error: PydanticCustomError) -> PydanticCustomError:
+    """``error``, raised by a check of the part at ``at``, as a refusal of the whole."""
+    context = error.context or {}
+    key = str(context.get("key", ""))
+    joined = f"{at}{key}" if key.startswith("[") else f"{at}.{key}" if key else at
+    return refusal(joined, str(context.get("problem", error.message())))
 
 
 def moment_of(value: str) -> datetime:
@@ -74,14 +75,54 @@ def hidden_character(text: str) -> str | None:
     return None
 
 
+HIDDEN_RANGES = (
+    (0x0, 0x1F),
+    (0x7F, 0x9F),
+    (0xAD, 0xAD),
+    (0x600, 0x605),
+    (0x61C, 0x61C),
+    (0x6DD, 0x6DD),
+    (0x70F, 0x70F),
+    (0x890, 0x891),
+    (0x8E2, 0x8E2),
+    (0x180E, 0x180E),
+    (0x200B, 0x200F),
+    (0x2028, 0x202E),
+    (0x2060, 0x2064),
+    (0x2066, 0x206F),
+    (0xFEFF, 0xFEFF),
+    (0xFFF9, 0xFFFB),
+    (0x110BD, 0x110BD),
+    (0x110CD, 0x110CD),
+    (0x13430, 0x13438),
+    (0x1BCA0, 0x1BCA3),
+    (0x1D173, 0x1D17A),
+    (0xE0001, 0xE0001),
+    (0xE0020, 0xE007F),
+)
+"""The code points of the hidden classes, surrogates aside, as this Python's Unicode tables
+(``unicodedata``) have them; a test holds the two together. Written out so that pydantic checks
+every name against them in Rust, without a call into Python for each of a run's thousands of
+names (a lone surrogate it refuses on its own, as no Unicode text)."""
+
+VISIBLE = "^[^" + "".join(f"\\x{{{low:X}}}-\\x{{{high:X}}}" for low, high in HIDDEN_RANGES) + "]*$"
+"""The pattern of a name: no character of a hidden class."""
+
+IDENTITY = "^[0-9a-f]{16}$"
+"""The pattern of an identity (``config_hash``, ``assertion_id``)."""
+
 _HIDDEN_PROBLEM = "a name with an invisible or control character ({code})"
 
 
-def _visible(value: str) -> str:
-    code = hidden_character(value)
-    if code is not None:
-        raise ValueError(_HIDDEN_PROBLEM.format(code=code))
-    return value
+def pattern_problem(pattern: str, value: object) -> str:
+    """What is wrong with ``value``, which does not match ``pattern`` (or is no Unicode text),
+    said without quoting it."""
+    if pattern == IDENTITY:
+        return "not an identity of 16 lowercase hexadecimal digits"
+    if pattern == VISIBLE or not pattern:
+        code = hidden_character(value) if isinstance(value, str) else None
+        return _HIDDEN_PROBLEM.format(code=code or "?")
+    return "not in the expected form"
 
 
 def visible_at(key: str, value: str) -> None:
@@ -112,13 +153,13 @@ def _scalar(value: Any) -> Any:
     return value
 
 
-Identity = Annotated[str, AfterValidator(_hex16)]
+Identity = Annotated[str, Field(pattern=IDENTITY)]
 Timestamp = Annotated[str, AfterValidator(_timestamp)]
-Shown = Annotated[str, AfterValidator(_visible)]
+Shown = Annotated[str, Field(pattern=VISIBLE)]
 """Text a page shows as a name: no character of a hidden class."""
 Name = Annotated[Shown, Field(min_length=1)]
-Count = Annotated[int, Field(ge=0)]
-Amount = Annotated[float, Field(ge=0)]
+Count = Annotated[int, Field(ge=0, le=LARGEST)]
+Amount = Annotated[float, Field(ge=0, le=LARGEST)]
 Unit = Annotated[float, Field(ge=0, le=1)]
 Status = Literal["pass", "fail", "error"]
 ToolStatus = Literal["success", "error", "not_reported"]
