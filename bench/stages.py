@@ -25,7 +25,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from build import run_document
 from generator.document.codec import canonical, read_run
-from generator.document.payload import payload_candidates
+from generator.document.payload import payload_texts
 from generator.document.redact import redact
 from generator.document.redacted import NOTHING
 from generator.publish.work import _COLLECT_EVERY
@@ -65,13 +65,16 @@ def main() -> None:
     sites = [Site(environment(), locale) for locale in LOCALES]
     table: dict[str, float] = {}
 
-    runs = [
-        reading.run for reading in _timed("read", lambda n: read_run(data[n]), count, repeat, table)
-    ]
+    readings = _timed("read", lambda n: read_run(data[n]), count, repeat, table)
+    runs = [reading.run for reading in readings]
     redacted = _timed("redact", lambda n: redact(runs[n], NOTHING), count, repeat, table)
     _timed("summarise", lambda n: summarise(redacted[n]), count, repeat, table)
     candidates = _timed(
-        "payload candidates", lambda n: payload_candidates(runs[n], NOTHING), count, repeat, table
+        "payload texts",
+        lambda n: payload_texts(runs[n], NOTHING, bool(readings[n].unknown)),
+        count,
+        repeat,
+        table,
     )
     keys = _timed("payload keys", lambda n: payload_keys(candidates[n]), count, repeat, table)
     pairs = _timed(

@@ -31,6 +31,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterator
+from contextlib import suppress
 
 from pydantic import BaseModel, JsonValue
 
@@ -38,7 +39,7 @@ from generator.document.keys import steps
 from generator.document.model import CaseResult, Run, Verdict
 from generator.document.record import carries_extras, published_settings
 from generator.document.redact import redact
-from generator.document.redacted import Disclosure, RedactedRun
+from generator.document.redacted import Disclosure, RedactedRun, travels
 from generator.document.trajectory import RecordedResponse, ToolCall, ToolStep
 
 MINIMUM = 8
@@ -64,14 +65,78 @@ def payload_strings(
 
 
 def payload_candidates(run: Run, disclosure: Disclosure) -> dict[str, str]:
-    """``payload_strings`` before what the redacted run shows is taken out: a superset, for a
-    build's sieve, at a fraction of the cost (no run in the corpus shows one of its own)."""
+    """``payload_strings`` before what the redacted run shows is taken out, each string with
+    its field."""
     found: dict[str, str] = {}
     for field, string in _payload(run, disclosure):
         trimmed = string.strip()
         if len(trimmed) >= MINIMUM and trimmed not in found:
             found[trimmed] = field
     return found
+
+
+def payload_texts(run: Run, disclosure: Disclosure, undeclared: bool) -> set[str]:
+    """The strings of ``payload_candidates`` without their fields, for a build's sieve, which
+    holds every run's: the same walk written flat, in a fraction of the time (a test holds the
+    two together). A run's tool calls are walked once though its steps repeat them, and a JSON
+    text is parsed once however often it recurs. ``undeclared`` says whether the run holds keys
+    the schema does not declare (its reading knows: ``Reading.unknown``)."""
+    texts: list[str] = []
+    answers: set[str] = set()
+    """Outputs, inputs, arguments and results: texts that may be JSON, whose strings count too."""
+    for case in run.results:
+        if case.suspended_reason is not None:
+            texts.append(case.suspended_reason)
+        for verdict in case.verdicts:
+            _verdict_texts(verdict, disclosure, texts)
+        for response in case.responses or ():
+            answers.update(text for text in (response.output, response.input) if text is not None)
+            calls = list(response.tool_calls or ())
+            calls += (step.call for step in response.steps or () if isinstance(step, ToolStep))
+            for call in calls:
+                if call.tool is not None and not disclosure.discloses_tool(call.tool):
+                    texts.append(call.tool)
+                answers.update(text for text in (call.arguments, call.result) if text is not None)
+            texts += (name for name in response.tools or () if not disclosure.discloses_tool(name))
+    for verdict in run.aggregate:
+        _verdict_texts(verdict, disclosure, texts)
+    _json_texts({k: v for k, v in run.metadata.items() if k not in disclosure.run_metadata}, texts)
+    for path, artifact in run.artifacts.items():
+        if artifact.text is not None and path not in disclosure.artifacts:
+            texts.append(artifact.text)
+    for config in (run.target_config, run.judge_config):
+        values = config.values or {}
+        shown = published_settings(values)
+        texts += (v for k, v in values.items() if k not in shown and isinstance(v, str))
+    if undeclared:
+        texts += (string for _, string in _unknown(run, ""))
+    for text in answers:
+        texts.append(text)
+        if text.lstrip()[:1] in ("{", "["):
+            with suppress(ValueError):
+                _json_texts(json.loads(text), texts)
+    return {trimmed for text in texts if len(trimmed := text.strip()) >= MINIMUM}
+
+
+def _verdict_texts(verdict: Verdict, disclosure: Disclosure, texts: list[str]) -> None:
+    if verdict.reason is not None:
+        texts.append(verdict.reason)
+    metadata = verdict.metadata
+    if metadata and not all(map(travels, metadata.values())):
+        _json_texts([v for k, v in metadata.items() if not disclosure.releases(k, v)], texts)
+
+
+def _json_texts(value: JsonValue, texts: list[str]) -> None:
+    """Every string in a JSON value, object keys included, at any depth."""
+    if isinstance(value, str):
+        texts.append(value)
+    elif isinstance(value, list):
+        for item in value:
+            _json_texts(item, texts)
+    elif isinstance(value, dict):
+        texts.extend(value)
+        for item in value.values():
+            _json_texts(item, texts)
 
 
 class _Shown:

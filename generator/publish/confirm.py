@@ -40,8 +40,8 @@ def confirm(
     leaks: set[Leak] = set()
     with Blobs(head.git_dir) as blobs:
         for index, files in sorted(by_run.items()):
-            full, redacted = read_run_of(head.runs[index], blobs, disclosure)
-            sought = Sought(payload_strings(full, disclosure, redacted))
+            reading, redacted = read_run_of(head.runs[index], blobs, disclosure)
+            sought = Sought(payload_strings(reading.run, disclosure, redacted))
             for file in files:
                 data = contents(where[file], where[file].read_bytes())
                 leaks |= {Leak(file, f) for f in sought.fields_in(data)}

@@ -20,9 +20,8 @@ from multiprocessing import get_context
 from pathlib import Path
 from typing import TypeVar
 
-from generator.document.codec import read_run
-from generator.document.model import Run
-from generator.document.payload import payload_candidates, payload_strings
+from generator.document.codec import Reading, read_run
+from generator.document.payload import payload_strings, payload_texts
 from generator.document.redact import redact
 from generator.document.redacted import Disclosure, RedactedRun
 from generator.errors import DocumentRefused
@@ -169,17 +168,20 @@ pages are millions of short-lived objects that free themselves, and the default 
 rescans what is held over and over, a tenth of a build's CPU. Cycles are still collected."""
 
 
-def read_run_of(listed: Listed, blobs: Blobs, disclosure: Disclosure) -> tuple[Run, RedactedRun]:
-    """A committed run, and its redaction; a refusal names its file."""
+def read_run_of(
+    listed: Listed, blobs: Blobs, disclosure: Disclosure
+) -> tuple[Reading, RedactedRun]:
+    """A committed run's reading, and the run's redaction; a refusal names its file."""
     try:
-        run = read_run(blobs.read(listed.blob)).run
+        reading = read_run(blobs.read(listed.blob))
     except DocumentRefused as refused:
         raise refused.located(listed.path) from None
+    run = reading.run
     if run.key != listed.key or (run.tenant, run.suite) != listed.suite_of:
         raise DocumentRefused(
             "created_at", "the run's tenant, suite and key do not match its place in runs/"
         ).located(listed.path)
-    return run, redact(run, disclosure)
+    return reading, redact(run, disclosure)
 
 
 def read_chunk(chunk: Chunk) -> Read:
@@ -193,9 +195,10 @@ def read_chunk(chunk: Chunk) -> Read:
 
     def redacted(listed: Listed) -> RedactedRun:
         if listed.blob not in held:
-            run, redacted = read_run_of(listed, blobs, context.disclosure)
+            reading, redacted = read_run_of(listed, blobs, context.disclosure)
+            run = reading.run
             summary = summarise(redacted)
-            keys = payload_keys(payload_candidates(run, context.disclosure))
+            keys = payload_keys(payload_texts(run, context.disclosure, bool(reading.unknown)))
             context.cache.keep(listed.blob, summary, keys)
             summaries[listed.blob] = summary
             if listed.blob in chunk.arrived:

@@ -5,13 +5,17 @@ from __future__ import annotations
 import json
 
 import pytest
+from hypothesis import given, settings
 
 from generator.document.codec import read_run
 from generator.document.model import Run
-from generator.document.payload import payload_strings
+from generator.document.payload import payload_candidates, payload_strings, payload_texts
 from generator.document.redact import redact
 from generator.document.redacted import NOTHING, Disclosure
+from generator.errors import DocumentRefused
 from tests._helpers import MARKERS, a_planted_run, a_run
+from tests._hostile import documents
+from tests.document.test_corpus import DOCUMENTS
 
 
 def _run(document):
@@ -143,3 +147,24 @@ def test_a_structured_output_is_payload_in_its_strings_too():
     payload = payload_strings(_run(document), NOTHING)
     assert payload["MARKstructuredQ26"] == "results[0].responses[0].output.#0"
     assert payload["MARKitemQ27 first"] == "results[0].responses[0].output.#1[0]"
+
+
+@settings(max_examples=1_500, deadline=None)
+@given(documents())
+def test_the_sieve_is_given_every_payload_string_the_fields_are_found_for(data):
+    try:
+        reading = read_run(data)
+    except DocumentRefused:
+        return
+    run, undeclared = reading.run, bool(reading.unknown)
+    for disclosure in (NOTHING, Disclosure(tool_names=True, run_metadata=["ticket"])):
+        assert payload_texts(run, disclosure, undeclared) == set(
+            payload_candidates(run, disclosure)
+        )
+
+
+@pytest.mark.parametrize("path", DOCUMENTS, ids=lambda p: p.name)
+def test_the_sieve_is_given_every_payload_string_of_the_corpus(path):
+    reading = read_run(path.read_bytes())
+    texts = payload_texts(reading.run, NOTHING, bool(reading.unknown))
+    assert texts == set(payload_candidates(reading.run, NOTHING))
