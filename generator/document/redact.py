@@ -20,6 +20,7 @@ from generator.document.redacted import (
     RedactedCall,
     RedactedRun,
     RedactedStep,
+    travels,
 )
 from generator.document.trajectory import ModelStep, RecordedResponse, ToolCall, ToolStep
 
@@ -65,10 +66,14 @@ def _kept(record: Any, keys: tuple[str, ...]) -> dict[str, Any]:
 
 
 def _verdict(verdict: VerdictNumbers, disclosure: Disclosure) -> dict[str, Any]:
-    metadata = {
-        key: value for key, value in verdict.metadata.items() if disclosure.releases(key, value)
-    }
-    return {**_kept(verdict, _VERDICT_KEYS), "metadata": metadata}
+    metadata = verdict.metadata
+    if not all(map(travels, metadata.values())):
+        metadata = {
+            key: value for key, value in metadata.items() if disclosure.releases(key, value)
+        }
+    kept = _kept(verdict, _VERDICT_KEYS)
+    kept["metadata"] = metadata
+    return kept
 
 
 def _artifact(artifact: Artifact | RedactedArtifact, disclosed: bool) -> dict[str, Any]:
@@ -92,13 +97,16 @@ def _config(config: ConfigParts) -> dict[str, Any]:
 
 def _labeller(disclosure: Disclosure) -> Labeller:
     """Tool labels for one case: the name where disclosed, else ``tool #N`` by first appearance."""
-    order: dict[str, int] = {}
+    order: dict[str, str] = {}
 
     def label(name: str | None) -> str | None:
         if name is None:
             return None
-        number = order.setdefault(name, len(order) + 1)
-        return name if disclosure.discloses_tool(name) else f"tool #{number}"
+        found = order.get(name)
+        if found is None:
+            shown = disclosure.discloses_tool(name)
+            found = order[name] = name if shown else f"tool #{len(order) + 1}"
+        return found
 
     return label
 
@@ -114,16 +122,17 @@ class _Skeletons:
 
     def step(self, step: ModelStep | ToolStep, label: Labeller) -> RedactedStep:
         if isinstance(step, ModelStep):
-            fields: dict[str, object] = {"index": step.index, "actor": "model"}
-            if step.finish:
-                fields["finish"] = step.finish
+            key: tuple[object, ...] = (step.index, step.finish)
         else:
-            fields = {"index": step.index, "actor": "tool", "status": step.call.outcome}
-            if (named := label(step.call.tool)) is not None:
-                fields["tool"] = named
-        key = tuple(fields.values())
+            key = (step.index, label(step.call.tool), step.call.outcome)
         made = self._steps.get(key)
         if made is None:
+            if isinstance(step, ModelStep):
+                fields: dict[str, object] = {"index": step.index, "actor": "model"}
+                fields |= {"finish": step.finish} if step.finish else {}
+            else:
+                fields = {"index": step.index, "actor": "tool", "status": key[2]}
+                fields |= {"tool": key[1]} if key[1] is not None else {}
             made = self._steps[key] = RedactedStep.model_validate(fields)
         return made
 

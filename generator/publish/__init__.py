@@ -233,7 +233,8 @@ class _Build:
                 raise _Restart()
             context.sieve = Sieve([self.cache.keys(listed.blob) for listed in head.runs])
             written = self._wrap(context, bodies, tick)
-            leaks = self._sieve_rest(context, built, written)
+            present = _site_files(built)
+            leaks = self._sieve_rest(context, present, written)
             kept = sorted({job.file for job in everything} - {w.file for w in written})
             if old is not None:
                 context.exact = OwnPages(payload)
@@ -245,8 +246,10 @@ class _Build:
                     f"{self.out / first.file}: carries the payload of {first.field}{more}; "
                     "nothing was published"
                 )
+            wrapped = {w.file: w.digest for w in written}
             files = {
-                file: content_digest(path.read_bytes()) for file, path in _site_files(built).items()
+                file: wrapped.get(file) or content_digest(path.read_bytes())
+                for file, path in present.items()
             }
             files.update({file: old.files[file] for file in kept} if old else {})
             manifest = Manifest(
@@ -260,11 +263,10 @@ class _Build:
             if old is None:
                 replace(built, self.out)
             else:
-                fresh = _site_files(built)
                 update(
                     built,
                     self.out,
-                    [f for f in fresh if f == MANIFEST or old.files.get(f) != files.get(f)],
+                    [MANIFEST, *(f for f in present if old.files.get(f) != files.get(f))],
                     [f for f in old.files if f not in files],
                 )
         return Published(
@@ -340,13 +342,15 @@ class _Build:
                 tick()
         return written
 
-    def _sieve_rest(self, context: Context, built: Path, written: Sequence[Written]) -> list[Leak]:
+    def _sieve_rest(
+        self, context: Context, present: Mapping[str, Path], written: Sequence[Written]
+    ) -> list[Leak]:
         """Sieve what mkdocs wrote, then confirm every file the sieve let through."""
         assert context.sieve is not None
-        where = {w.file: built / w.file for w in written}
+        where = {w.file: present[w.file] for w in written}
         candidates = [w for w in written if w.runs]
         pages = {w.file for w in written}
-        for file, path in _site_files(built).items():
+        for file, path in present.items():
             data = path.read_bytes()
             if file in pages or shipped(file, data):
                 continue
