@@ -165,10 +165,10 @@ def sought_forms(string: str) -> set[str]:
     return {variant.casefold() for variant in _variants(string)}
 
 
-def _keys(string: str) -> set[bytes]:
-    """The automaton's keys for ``string``: each form's first ``KEY_BYTES`` bytes. Case
-    folding maps each character on its own, so a string with nothing to decode needs only its
-    head folded."""
+def form_heads(string: str) -> set[bytes]:
+    """The first ``KEY_BYTES`` bytes of each of ``string``'s forms: the automaton's keys, and
+    the sieve's. Case folding maps each character on its own, so a string with nothing to decode
+    needs only its head folded."""
     if len(string) >= SHORTEST and not _TRIGGERS.search(string):
         return {_bytes(string[:KEY_BYTES].casefold())[:KEY_BYTES]}
     return {_bytes(form)[:KEY_BYTES] for form in sought_forms(string)}
@@ -206,7 +206,7 @@ class Sought:
     def __init__(self, payload: Mapping[str, str]) -> None:
         by_key: dict[bytes, list[tuple[str, str]]] = {}
         for string, field in payload.items():
-            for key in _keys(string):
+            for key in form_heads(string):
                 by_key.setdefault(key, []).append((string, field))
         self._candidates = list(by_key.values())
         self._automaton = BytesAhoCorasick(list(by_key)) if by_key else None

@@ -7,7 +7,7 @@ the form's first 8 bytes, its next 8 (masked to its length) and the run it belon
 is sieved at every byte offset with numpy, and only the (file, run) pairs that pass are scanned
 exactly, with that run's strings alone.
 
-It never misses: it keys the forms the exact scan seeks (``sought_forms``) and sieves the texts
+It never misses: it keys the forms the exact scan seeks (``form_heads``) and sieves the texts
 that scan reads (``normalised``); every occurrence of a form starts with the form's first 16
 bytes (or all of it, when shorter), and the sieve tests every offset for exactly those bytes.
 """
@@ -19,7 +19,7 @@ from collections.abc import Iterable, Sequence
 import numpy as np
 import numpy.typing as npt
 
-from generator.site.scan import normalised, sought_forms
+from generator.site.scan import form_heads, normalised
 
 Keys = npt.NDArray[np.uint64]
 """One row per form: first 8 bytes, next 8 bytes masked to the form's length, the mask."""
@@ -33,13 +33,12 @@ def payload_keys(payload: Iterable[str]) -> Keys:
     head."""
     rows = set()
     for string in payload:
-        for form in sought_forms(string):
-            data = form.encode("utf-8", "surrogatepass")
-            tail = data[8:16]
+        for head in form_heads(string):
+            tail = head[8:16]
             mask = _ALL if len(tail) == 8 else (1 << (8 * len(tail))) - 1
             rows.add(
                 (
-                    int.from_bytes(data[:8], "little"),
+                    int.from_bytes(head[:8], "little"),
                     int.from_bytes(tail.ljust(8, b"\0"), "little"),
                     mask,
                 )

@@ -10,7 +10,7 @@ import urllib.parse
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from generator.site.scan import Sought
+from generator.site.scan import Sought, sought_forms
 from generator.site.sieve import Sieve, payload_keys
 
 strings = st.text(min_size=8, max_size=40).map(str.strip).filter(lambda s: len(s) >= 8)
@@ -45,3 +45,20 @@ def test_every_run_the_exact_scan_finds_in_a_page_the_sieve_lets_through(payload
     for index, payload in enumerate(payloads):
         if Sought(dict.fromkeys(payload, "field")).fields_in(page):
             assert index in sieve.runs_in(page)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.text(min_size=1, max_size=40), min_size=1, max_size=6))
+def test_the_sieve_keys_the_head_of_every_form_the_exact_scan_seeks(payload):
+    rows = {tuple(int(n) for n in row) for row in payload_keys(payload)}
+    for string in payload:
+        for form in sought_forms(string):
+            head = form.encode("utf-8", "surrogatepass")[:16]
+            tail = head[8:]
+            mask = (1 << (8 * len(tail))) - 1
+            key = (
+                int.from_bytes(head[:8], "little"),
+                int.from_bytes(tail.ljust(8, b"\0"), "little"),
+                mask,
+            )
+            assert key in rows
