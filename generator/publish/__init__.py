@@ -231,9 +231,10 @@ class _Build:
             captured = digest(sorted(shell.digest for shell in context.shells.values()))
             if old is not None and old.shells == shells and old.captured != captured:
                 raise _Restart()
+            made = _site_files(built)
             context.sieve = Sieve([self.cache.keys(listed.blob) for listed in head.runs])
             written = self._wrap(context, bodies, tick)
-            present = _site_files(built)
+            present = dict(sorted({**made, **{w.file: built / w.file for w in written}}.items()))
             leaks = self._sieve_rest(context, present, written)
             kept = sorted({job.file for job in everything} - {w.file for w in written})
             if old is not None:
