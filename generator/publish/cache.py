@@ -14,6 +14,7 @@ import json
 import os
 import shutil
 import tempfile
+import time
 from pathlib import Path
 
 import numpy as np
@@ -22,6 +23,18 @@ from generator.site.sieve import Keys
 from generator.site.summary import RunSummary
 
 FOLDER = ".runsite"
+
+
+STALE = 24 * 3600
+"""Seconds after which another code's or disclosure's cache goes: one that a build is writing
+(another runsite's, or one with ``--for-files``, at the same time) is left alone."""
+
+
+def _stale(folder: Path) -> bool:
+    try:
+        return time.time() - folder.stat().st_mtime > STALE
+    except OSError:
+        return False
 
 
 def _atomic(path: Path, data: bytes) -> None:
@@ -43,10 +56,10 @@ class RunCache:
         cache = base / "cache"
         cache.mkdir(exist_ok=True)
         self.folder = cache / digest
-        for other in cache.iterdir():
-            if other != self.folder and other.is_dir():
-                shutil.rmtree(other, ignore_errors=True)
         self.folder.mkdir(exist_ok=True)
+        for other in cache.iterdir():
+            if other != self.folder and other.is_dir() and _stale(other):
+                shutil.rmtree(other, ignore_errors=True)
         self.mkdocs = base / "mkdocs"
         """What mkdocs keeps: the theme's compiled templates, and its last output."""
 

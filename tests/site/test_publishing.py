@@ -68,3 +68,20 @@ def test_a_killed_builds_staging_is_removed_and_a_users_folder_beside_the_site_k
     assert not leftover.exists()
     assert (mine / "notes.txt").read_text() == "keep me"
     assert (out / "index.html").is_file()
+
+
+def test_a_build_for_files_leaves_the_web_builds_cache_alone(
+    archive: Path, runsite: Callable[..., Result], write_json: Callable[[Any, str], Path]
+):
+    """Two builds of one archive, one for the web and one for files (as ``make -j`` would run
+    them), each keep what they learnt: neither removes the other's cache while it may be
+    writing to it (it used to, and the build writing to it failed with an internal error)."""
+    _archive_with_runs(archive, runsite, write_json)
+    web, files = archive.parent / "web", archive.parent / "files"
+    assert runsite("build", "--root", str(archive), "--out", str(web)).exit_code == 0
+    assert (
+        runsite("build", "--root", str(archive), "--out", str(files), "--for-files").exit_code == 0
+    )
+    kept = sorted(p for p in (archive / ".runsite" / "cache").iterdir() if p.is_dir())
+    assert len(kept) == 2
+    assert all(any(folder.glob("*.keys")) for folder in kept)
