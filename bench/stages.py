@@ -1,8 +1,8 @@
 """Where a full build's CPU goes, stage by stage, for one run of the bench's shape.
 
 Times each stage of what a build does with one run (read: parse and validate; redact, summarise, payload,
-compare, render both languages, wrap and sieve) in this one process (its cycle collector set as
-a build sets it), over ``--runs`` generated runs of ``build.py``'s shape, and prints the median milliseconds a run of each, best of
+compare, render both languages, wrap and sieve) in this one process (its cycle collector off,
+as a build has it), over ``--runs`` generated runs of ``build.py``'s shape, and prints the median milliseconds a run of each, best of
 ``--repeat``. A full build's CPU is about the sum times the archive's runs, plus mkdocs and the
 start; the figure to cut is the sum.
 
@@ -28,7 +28,6 @@ from generator.document.codec import canonical, read_run
 from generator.document.payload import payload_texts
 from generator.document.redact import redact
 from generator.document.redacted import NOTHING
-from generator.publish.work import _COLLECT_EVERY
 from generator.site.build import environment
 from generator.site.labels import LOCALES
 from generator.site.pages import Site, comparison
@@ -60,7 +59,8 @@ def main() -> None:
     parser.add_argument("--repeat", type=int, default=3)
     arguments = parser.parse_args()
     count, repeat = arguments.runs + 1, arguments.repeat
-    gc.set_threshold(*_COLLECT_EVERY)  # as a build reads and renders
+    gc.disable()  # as a build reads and renders, collecting between tasks
+    gc.freeze()
     data = [canonical(run_document(n)) for n in range(count)]
     sites = [Site(environment(), locale) for locale in LOCALES]
     table: dict[str, float] = {}

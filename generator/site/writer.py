@@ -134,7 +134,7 @@ class Writer:
 
     def _body(self, template: str, path: str, heading: str, **values: Any) -> Body:
         page = self.env.get_template(f"pages/{template}.html")
-        return Body(path, heading, page.render(t=self.t, chart_json=chart_json, **values))
+        return Body(path, heading, page.render(t=self.t, **values))
 
     def counts(self, passed: int, failed: int, errored: int) -> str:
         return self.t["summary.counts"].format(passed=passed, failed=failed, errored=errored)
