@@ -12,9 +12,8 @@ from dataclasses import dataclass
 from typing import Literal
 
 from generator.document.numbers import at_precision
-from generator.document.redacted import RedactedRun
 from generator.reading.checks import Check
-from generator.reading.compare import Movement, Outcome, movements
+from generator.reading.compare import Movement, Outcome
 
 Verdict = Literal["worse", "better", "same", "new", "gone", "unjudged", "counted", "rules"]
 """How a check moved: ``same`` is within its tolerance (or its reference's noise); ``counted``
@@ -53,10 +52,10 @@ def _key(check: Check) -> tuple[str, str | None, str]:
     return (check.slot[0], check.case, check.label)
 
 
-def comparison_rows(run: RedactedRun, reference: RedactedRun) -> list[Row]:
-    """Every compared check of ``run`` against ``reference``, in the run's reading order; a
-    check of one case that is gone under one identity and new under another is one row."""
-    moved = movements(run, reference)
+def comparison_rows(moved: list[Movement]) -> list[Row]:
+    """Every compared check of a run against its reference, from their ``movements``, in the
+    run's reading order; a check of one case that is gone under one identity and new under
+    another is one row."""
     gone = {_key(m.reference): m for m in moved if m.outcome == "missing"}
     new = {_key(m.run): m for m in moved if m.outcome == "new"}
     rows = []

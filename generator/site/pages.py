@@ -10,10 +10,13 @@ from typing import Any
 from markupsafe import Markup
 
 from generator.document.redacted import RedactedRun
-from generator.reading import NotComparable, explain
+from generator.reading import NotComparable
 from generator.reading.checks import Check
+from generator.reading.compare import movements
+from generator.reading.explain import against
 from generator.reading.facts import Reading
 from generator.reading.formats import Formats, change_places, threshold_places
+from generator.reading.refusals import refuse_crossing
 from generator.reading.table import Row, comparison_rows
 from generator.site.cases import Trajectory, case_matrix, check_rows, step_text, tally, trajectories
 from generator.site.charts import STATUS_LETTER, compare_charts, interval_chart
@@ -336,12 +339,14 @@ class Comparison:
 
 
 def comparison(run: RedactedRun, other: RedactedRun) -> Comparison:
-    """``run`` against ``other``."""
+    """``run`` against ``other``: the reading and the table from one finding of what moved."""
     try:
-        rows = tuple(comparison_rows(run, other))
-        return Comparison(explain(run, other), rows, None, comparison_places(rows))
+        refuse_crossing(run, other)
     except NotComparable as reason:
         return Comparison(None, (), str(reason))
+    moved = movements(run, other)
+    rows = tuple(comparison_rows(moved))
+    return Comparison(against(run, other, moved), rows, None, comparison_places(rows))
 
 
 def comparison_places(rows: Sequence[Row]) -> dict[str, int]:
