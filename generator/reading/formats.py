@@ -85,6 +85,14 @@ def _at(millionths: int, places: int) -> int:
     return -size if millionths < 0 else size
 
 
+def _close(one: float, other: float, reach: float) -> bool:
+    """Whether two figures may be less than ``reach`` apart once each is rounded to millionths
+    (``_millionths``): the rounding moves each by half a millionth, and a float as large as
+    they are by its own precision more. Only figures this close need that rounding, which is
+    costly, to be told apart (a table's scores near their threshold, its changes near zero)."""
+    return abs(one - other) < reach + 2e-6 + (abs(one) + abs(other)) * 1e-12
+
+
 def places(
     values: Iterable[float], tolerance: float | None = None, changes: Iterable[float] = ()
 ) -> int:
@@ -109,8 +117,9 @@ def threshold_places(
     scores of one check that differ by less than the tolerance may print alike: the tolerance
     says the difference does not matter; a failing 0.699 printed as the threshold 0.70 would."""
     limit = _millionths(threshold)
-    near = {_millionths(s) for s in scores} - {limit}
     found = max(PLACES, _first_place(tolerance) if tolerance else 0)
+    reach = 10.0**-found
+    near = {_millionths(s) for s in scores if _close(s, threshold, reach)} - {limit}
     while found < PRECISION and any(_at(s, found) == _at(limit, found) for s in near):
         found += 1
     return found
@@ -118,7 +127,8 @@ def threshold_places(
 
 def change_places(changes: Iterable[float], places: int) -> int:
     """``places``, or more (up to six) until no change that is not zero prints as zero."""
-    moved = {_millionths(c) for c in changes} - {0}
+    reach = 10.0**-places / 2
+    moved = {_millionths(c) for c in changes if _close(c, 0.0, reach)} - {0}
     while places < PRECISION and any(_at(m, places) == 0 for m in moved):
         places += 1
     return places
