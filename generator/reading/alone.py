@@ -1,7 +1,8 @@
 """Facts of one run on its own: what ran, how it was set up, what it found, what its samples show.
 
 Nothing here looks at another run; these facts read the same whether or not a reference is
-given, which is why a reading against a reference reuses them.
+given, which is why a reading against a reference reuses them, and why the costliest (a fact
+or more for each of a run's checks) are found once per run, for its page and every comparison.
 """
 
 from __future__ import annotations
@@ -11,6 +12,7 @@ from generator.document.record import CallTotals
 from generator.document.redacted import RedactedConfig, RedactedRun
 from generator.reading.checks import Check, checks_of
 from generator.reading.facts import Fact, Kind, Section, fact
+from generator.reading.memo import once_per_run
 from generator.reading.samples import directions, exceedance, on_the_line
 
 
@@ -30,7 +32,8 @@ def band_missed(check: Check) -> bool:
     return not at_precision(band.low) <= stored <= at_precision(band.high)
 
 
-def tallies(run: RedactedRun) -> list[Fact]:
+@once_per_run
+def tallies(run: RedactedRun) -> tuple[Fact, ...]:
     """Cases, checks and their outcomes, and what could not be judged."""
     checks = checks_of(run)
     statuses = [c.verdict.status for c in checks]
@@ -58,7 +61,7 @@ def tallies(run: RedactedRun) -> list[Fact]:
         found.append(fact("ran", "tally.calibration", count=missed))
     if line:
         found.append(fact("ran", "tally.on_the_line", count=line))
-    return found
+    return tuple(found)
 
 
 _UNPRICED: dict[str, tuple[Kind, Kind]] = {
@@ -207,7 +210,8 @@ def suspended(section: Section, run: RedactedRun) -> list[Fact]:
     ]
 
 
-def sampled(run: RedactedRun) -> list[Fact]:
+@once_per_run
+def sampled(run: RedactedRun) -> tuple[Fact, ...]:
     """Checks on the line, budgets with calls over their cap, judges split three ways."""
     checks = checks_of(run)
     facts = [
@@ -240,4 +244,4 @@ def sampled(run: RedactedRun) -> list[Fact]:
             facts.append(
                 fact("samples", "check.spread", **c.where, zero=zero, partial=partial, full=full)
             )
-    return facts
+    return tuple(facts)
