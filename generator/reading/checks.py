@@ -95,6 +95,13 @@ def checks_of(run: RedactedRun) -> list[Check]:
     return found
 
 
+@once_per_run
+def slots_of(run: RedactedRun) -> frozenset[Slot]:
+    """Every slot of ``run`` (one a check, as a run's case ids are unique): two runs whose slots
+    are the same paired every check, which is what most comparisons find."""
+    return frozenset(check.slot for check in checks_of(run))
+
+
 def _label(name: str, occurrence: int) -> str:
     return name if occurrence == 0 else f"{name} #{occurrence + 1}"
 
