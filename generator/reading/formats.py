@@ -93,6 +93,16 @@ def _close(one: float, other: float, reach: float) -> bool:
     return abs(one - other) < reach + 2e-6 + (abs(one) + abs(other)) * 1e-12
 
 
+def rounded(value: float, places: int) -> int:
+    """A stored figure rounded half up to ``places`` decimals, in millionths: what each language
+    writes (``Formats.rounded``) with its own symbols."""
+    return _at(_millionths(value), places)
+
+
+_KEPT = 1 << 16
+"""How many written figures a language keeps before it starts again."""
+
+
 def places(
     values: Iterable[float], tolerance: float | None = None, changes: Iterable[float] = ()
 ) -> int:
@@ -164,27 +174,39 @@ class Formats:
         self._point = self._cldr.number_symbols["latn"]["decimal"]
         self._minus = self._cldr.number_symbols["latn"]["minusSign"]
         self._plus = self._cldr.number_symbols["latn"]["plusSign"]
+        self._written: dict[tuple[int, int], str] = {}
 
     def score(self, value: float, places: int = PLACES) -> str:
         """A score at ``places`` decimals (see ``places``): 0.84, 0,84."""
-        if abs(value) >= 1000:
-            rounded = _rounded(_decimal(value), places)
-            return format_decimal(rounded, self._fixed(places), locale=self._cldr)
-        return self._plain(_at(_millionths(value), places), places)
+        return self.rounded(rounded(value, places), places)
 
     def change(self, value: float, places: int = PLACES) -> str:
         """A signed difference of scores: +0.03, -0,03."""
-        if abs(value) >= 1000:
-            fixed = self._fixed(places)
-            rounded = _rounded(_decimal(value), places)
-            return format_decimal(rounded, f"+{fixed};-{fixed}", locale=self._cldr)
-        text = self._plain(_at(_millionths(value), places), places)
+        return self.rounded_change(rounded(value, places), places)
+
+    def rounded(self, millionths: int, places: int) -> str:
+        """A score already ``rounded`` to ``places`` decimals: a table rounds its figures once
+        for both languages, and each language keeps what it wrote, as a table's figures come
+        back page after page (two or three decimals take a few thousand values in all)."""
+        key = (millionths, places)
+        text = self._written.get(key)
+        if text is None:
+            if len(self._written) >= _KEPT:
+                self._written.clear()
+            text = self._written[key] = self._write(millionths, places)
+        return text
+
+    def rounded_change(self, millionths: int, places: int) -> str:
+        """A change already ``rounded`` to ``places`` decimals, signed."""
+        text = self.rounded(millionths, places)
         return text if text.startswith(self._minus) else self._plus + text
 
-    def _plain(self, millionths: int, places: int) -> str:
-        """A figure below a thousand (already rounded to ``places``), which needs no grouping,
-        in the language's symbols: what ``format_decimal`` writes, without its cost (a run page
-        prints hundreds of scores)."""
+    def _write(self, millionths: int, places: int) -> str:
+        """A figure below a thousand needs no grouping: it is written here in the language's
+        symbols, as ``format_decimal`` would write it, without its cost."""
+        if abs(millionths) >= 1000 * _SCALE:
+            shown = Decimal(millionths).scaleb(-PRECISION)
+            return format_decimal(shown, self._fixed(places), locale=self._cldr)
         whole, part = divmod(abs(millionths), _SCALE)
         digits = f"{part:0{PRECISION}d}"[:places]
         text = f"{whole}{self._point}{digits}" if places else str(whole)

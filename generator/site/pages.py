@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import Any
 
 from markupsafe import Markup
@@ -19,10 +20,11 @@ from generator.reading.formats import Formats, change_places, threshold_places
 from generator.reading.refusals import refuse_crossing
 from generator.reading.table import Row, comparison_rows
 from generator.site.cases import Trajectory, case_matrix, check_rows, step_text, tally, trajectories
-from generator.site.charts import STATUS_LETTER, compare_charts, interval_chart
+from generator.site.charts import compare_charts, interval_chart
 from generator.site.history import HistoryPages
 from generator.site.readings import MARKED, alone, on_the_line
 from generator.site.summary import status_of
+from generator.site.tables import ComparedLine, compared_lines, compared_rows, figures_of
 from generator.site.writer import Body, diff_path, href, reading_sections, run_path, suite_path
 
 VERDICT_ORDER = ("worse", "unjudged", "rules", "new", "gone", "counted", "better", "same")
@@ -59,33 +61,13 @@ class Side:
 
 def side(check: Check | None, digits: int, figures: Formats) -> Side | None:
     """One run's side of a comparison row: its score at ``digits`` decimals, and the range of
-    its samples where it has one; None where the run has no such check."""
-    if check is None:
+    its samples where it has one; None where the run has no such check. The site's table
+    writes the same (``tables.Figures.written``)."""
+    shown = figures_of(check, digits)
+    if shown is None:
         return None
-    verdict = check.verdict
-    interval = check.sampled
-    return Side(
-        score=figures.unknown if verdict.score is None else figures.score(verdict.score, digits),
-        interval=f"{figures.score(interval[0], digits)}–{figures.score(interval[1], digits)}"
-        if interval
-        else "",
-        status=STATUS_LETTER[verdict.status],
-    )
-
-
-@dataclass(frozen=True, slots=True)
-class ComparedRow:
-    """A row of a comparison page's table, formatted: fields, not a dict, because the template
-    reads each a hundred times a page and jinja2 finds an attribute first."""
-
-    case: str
-    check: str
-    before: Side | None
-    now: Side | None
-    change: str
-    verdict: str
-    changed: bool
-    line: bool
+    score, interval = shown.written(digits, figures)
+    return Side(score=score, interval=interval, status=shown.status)
 
 
 class Site(HistoryPages):
@@ -185,9 +167,6 @@ class Site(HistoryPages):
         t = self.t
         title = t[f"diff.title.{role}"].format(suite=run.suite, run=self.f.moment(run.created_at))
         reading = compared.reading
-        rows = compared.rows
-        marked = on_the_line(reading) if reading else set()
-        digits = compared.places
         return self._body(
             "diff",
             path,
@@ -210,21 +189,9 @@ class Site(HistoryPages):
             if reading
             else [],
             refused=t["diff.refused"].format(reason=compared.reason) if compared.reason else None,
-            counts=verdict_counts(rows, t, self.f),
-            rows=[
-                ComparedRow(
-                    case=row.case or t["where.run"],
-                    check=row.check,
-                    before=side(row.before, digits[row.check], self.f),
-                    now=side(row.now, digits[row.check], self.f),
-                    change="" if row.delta is None else self.f.change(row.delta, digits[row.check]),
-                    verdict="threshold" if row.threshold_moved else row.verdict,
-                    changed=row.verdict != "same",
-                    line=(row.case, row.check) in marked,
-                )
-                for row in rows
-            ],
-            charts=compare_charts(rows, t),
+            counts=verdict_counts(compared.rows, t, self.f),
+            rows=compared_rows(compared.lines, t, self.f),
+            charts=compare_charts(compared.rows, t),
         )
 
     def trajectory_figures(self, trajectory: Trajectory) -> str:
@@ -336,6 +303,13 @@ class Comparison:
     rows: tuple[Row, ...]
     reason: str | None
     places: Mapping[str, int] = field(default_factory=dict)
+
+    @cached_property
+    def lines(self) -> tuple[ComparedLine, ...]:
+        """The table's rows as its pages write them, in no language yet: made for the first
+        page that shows them."""
+        marked = on_the_line(self.reading) if self.reading else set()
+        return compared_lines(self.rows, self.places, marked)
 
 
 def comparison(run: RedactedRun, other: RedactedRun) -> Comparison:
