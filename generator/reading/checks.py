@@ -10,10 +10,12 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterator
 from dataclasses import dataclass
+from functools import cached_property
 
 from generator.document.record import Calibration
 from generator.document.redacted import RedactedRun, RedactedVerdict
 from generator.reading.facts import Param
+from generator.reading.formats import millionths
 from generator.reading.memo import once_per_run
 
 Slot = tuple[str, str, str, int]
@@ -56,6 +58,18 @@ class Check:
         """The measured interval ``[sample_min, sample_max]``; ``None`` when unsampled."""
         low, high = self.verdict.sample_min, self.verdict.sample_max
         return None if low is None or high is None else (low, high)
+
+    @cached_property
+    def figures(self) -> tuple[int | None, int | None, int | None]:
+        """The score, the smallest and the largest sample in millionths (``formats.millionths``;
+        None where there is none): found once, for every table and chart that shows them (the
+        run's comparisons with the runs before and after it, and with its reference)."""
+        verdict = self.verdict
+        return (
+            None if verdict.score is None else millionths(verdict.score),
+            None if verdict.sample_min is None else millionths(verdict.sample_min),
+            None if verdict.sample_max is None else millionths(verdict.sample_max),
+        )
 
 
 @once_per_run

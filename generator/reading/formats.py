@@ -73,21 +73,21 @@ _SCALE = 1_000_000
 """Millionths in one: a stored figure has ``PRECISION`` (six) decimals."""
 
 
-def _millionths(value: float) -> int:
+def millionths(value: float) -> int:
     """A stored figure as a whole count of millionths: exact, and cheap to round."""
     return round(at_precision(value) * _SCALE)
 
 
-def _at(millionths: int, places: int) -> int:
-    """``millionths`` rounded half up (away from zero) to ``places`` decimals, in millionths."""
+def at_places(figure: int, places: int) -> int:
+    """A figure in millionths rounded half up (away from zero) to ``places`` decimals."""
     unit = _SCALE // int(10**places)
-    size = (abs(millionths) + unit // 2) // unit * unit
-    return -size if millionths < 0 else size
+    size = (abs(figure) + unit // 2) // unit * unit
+    return -size if figure < 0 else size
 
 
 def _close(one: float, other: float, reach: float) -> bool:
     """Whether two figures may be less than ``reach`` apart once each is rounded to millionths
-    (``_millionths``): the rounding moves each by half a millionth, and a float as large as
+    (``millionths``): the rounding moves each by half a millionth, and a float as large as
     they are by its own precision more. Only figures this close need that rounding, which is
     costly, to be told apart (a table's scores near their threshold, its changes near zero)."""
     return abs(one - other) < reach + 2e-6 + (abs(one) + abs(other)) * 1e-12
@@ -96,7 +96,7 @@ def _close(one: float, other: float, reach: float) -> bool:
 def rounded(value: float, places: int) -> int:
     """A stored figure rounded half up to ``places`` decimals, in millionths: what each language
     writes (``Formats.rounded``) with its own symbols."""
-    return _at(_millionths(value), places)
+    return at_places(millionths(value), places)
 
 
 _KEPT = 1 << 16
@@ -110,10 +110,10 @@ def places(
     ``PLACES``, and as many more (up to six) as it takes for different ``values`` to print
     differently and for each of ``changes`` (differences between scores) that is not zero to
     print as neither zero nor another change."""
-    groups = ({_millionths(v) for v in values}, {_millionths(c) for c in changes} | {0})
+    groups = ({millionths(v) for v in values}, {millionths(c) for c in changes} | {0})
     found = max(PLACES, _first_place(tolerance) if tolerance else 0)
     while found < PRECISION and not all(
-        len({_at(v, found) for v in group}) == len(group) for group in groups
+        len({at_places(v, found) for v in group}) == len(group) for group in groups
     ):
         found += 1
     return found
@@ -126,11 +126,11 @@ def threshold_places(
     and more (up to six) only where a score that is not its threshold would print as it. Two
     scores of one check that differ by less than the tolerance may print alike: the tolerance
     says the difference does not matter; a failing 0.699 printed as the threshold 0.70 would."""
-    limit = _millionths(threshold)
+    limit = millionths(threshold)
     found = max(PLACES, _first_place(tolerance) if tolerance else 0)
     reach = 10.0**-found
-    near = {_millionths(s) for s in scores if _close(s, threshold, reach)} - {limit}
-    while found < PRECISION and any(_at(s, found) == _at(limit, found) for s in near):
+    near = {millionths(s) for s in scores if _close(s, threshold, reach)} - {limit}
+    while found < PRECISION and any(at_places(s, found) == at_places(limit, found) for s in near):
         found += 1
     return found
 
@@ -138,8 +138,8 @@ def threshold_places(
 def change_places(changes: Iterable[float], places: int) -> int:
     """``places``, or more (up to six) until no change that is not zero prints as zero."""
     reach = 10.0**-places / 2
-    moved = {_millionths(c) for c in changes if _close(c, 0.0, reach)} - {0}
-    while places < PRECISION and any(_at(m, places) == 0 for m in moved):
+    moved = {millionths(c) for c in changes if _close(c, 0.0, reach)} - {0}
+    while places < PRECISION and any(at_places(m, places) == 0 for m in moved):
         places += 1
     return places
 
@@ -184,33 +184,33 @@ class Formats:
         """A signed difference of scores: +0.03, -0,03."""
         return self.rounded_change(rounded(value, places), places)
 
-    def rounded(self, millionths: int, places: int) -> str:
+    def rounded(self, figure: int, places: int) -> str:
         """A score already ``rounded`` to ``places`` decimals: a table rounds its figures once
         for both languages, and each language keeps what it wrote, as a table's figures come
         back page after page (two or three decimals take a few thousand values in all)."""
-        key = (millionths, places)
+        key = (figure, places)
         text = self._written.get(key)
         if text is None:
             if len(self._written) >= _KEPT:
                 self._written.clear()
-            text = self._written[key] = self._write(millionths, places)
+            text = self._written[key] = self._write(figure, places)
         return text
 
-    def rounded_change(self, millionths: int, places: int) -> str:
+    def rounded_change(self, figure: int, places: int) -> str:
         """A change already ``rounded`` to ``places`` decimals, signed."""
-        text = self.rounded(millionths, places)
+        text = self.rounded(figure, places)
         return text if text.startswith(self._minus) else self._plus + text
 
-    def _write(self, millionths: int, places: int) -> str:
+    def _write(self, figure: int, places: int) -> str:
         """A figure below a thousand needs no grouping: it is written here in the language's
         symbols, as ``format_decimal`` would write it, without its cost."""
-        if abs(millionths) >= 1000 * _SCALE:
-            shown = Decimal(millionths).scaleb(-PRECISION)
+        if abs(figure) >= 1000 * _SCALE:
+            shown = Decimal(figure).scaleb(-PRECISION)
             return format_decimal(shown, self._fixed(places), locale=self._cldr)
-        whole, part = divmod(abs(millionths), _SCALE)
+        whole, part = divmod(abs(figure), _SCALE)
         digits = f"{part:0{PRECISION}d}"[:places]
         text = f"{whole}{self._point}{digits}" if places else str(whole)
-        return f"{self._minus}{text}" if millionths < 0 else text
+        return f"{self._minus}{text}" if figure < 0 else text
 
     def setting(self, value: float) -> str:
         """A declared figure (a tolerance) with every digit it has: 0.05, 0,047619."""

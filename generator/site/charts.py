@@ -195,9 +195,9 @@ def compare_charts(rows: Sequence[Row], labels: Mapping[str, str]) -> list[tuple
         numbers: list[int | None] = []
         for row in found:
             for side in (row.before, row.now):
-                low, high = side.sampled if side is not None and side.sampled else (None, None)
-                score = side.verdict.score if side is not None else None
-                numbers += [millionths(low), millionths(high), millionths(score)]
+                score, low, high = side.figures if side is not None else (None, None, None)
+                sampled = low is not None and high is not None
+                numbers += [low, high, score] if sampled else [None, None, score]
         threshold = next(s.verdict.threshold for r in found for s in (r.now, r.before) if s)
         data = {
             "kind": "compare",

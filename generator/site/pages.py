@@ -5,7 +5,6 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from functools import cached_property
 from typing import Any
 
 from markupsafe import Markup
@@ -303,13 +302,8 @@ class Comparison:
     rows: tuple[Row, ...]
     reason: str | None
     places: Mapping[str, int] = field(default_factory=dict)
-
-    @cached_property
-    def lines(self) -> tuple[ComparedLine, ...]:
-        """The table's rows as its pages write them, in no language yet: made for the first
-        page that shows them."""
-        marked = on_the_line(self.reading) if self.reading else set()
-        return compared_lines(self.rows, self.places, marked)
+    lines: tuple[ComparedLine, ...] = ()
+    """The table's rows as its pages write them, in no language yet."""
 
 
 def comparison(run: RedactedRun, other: RedactedRun) -> Comparison:
@@ -320,7 +314,11 @@ def comparison(run: RedactedRun, other: RedactedRun) -> Comparison:
         return Comparison(None, (), str(reason))
     moved = movements(run, other)
     rows = tuple(comparison_rows(moved))
-    return Comparison(against(run, other, moved), rows, None, comparison_places(rows))
+    reading = against(run, other, moved)
+    places = comparison_places(rows)
+    return Comparison(
+        reading, rows, None, places, compared_lines(rows, places, on_the_line(reading))
+    )
 
 
 def comparison_places(rows: Sequence[Row]) -> dict[str, int]:

@@ -11,18 +11,17 @@ rounded to their check's decimals) is made once for both languages; each languag
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from markupsafe import Markup, escape
 
 from generator.reading.checks import Check
-from generator.reading.formats import Formats, rounded
+from generator.reading.formats import Formats, at_places, rounded
 from generator.reading.table import Row
 from generator.site.charts import STATUS_LETTER
 
 
-@dataclass(frozen=True, slots=True)
-class Figures:
+class Figures(NamedTuple):
     """One run's side of a compared row, rounded to the row's decimals (in millionths): its
     status letter, its score (None where it could not be judged) and its sampled range."""
 
@@ -44,17 +43,15 @@ def figures_of(check: Check | None, places: int) -> Figures | None:
     """``check``'s side of a row at ``places`` decimals; None where the run has no such check."""
     if check is None:
         return None
-    verdict = check.verdict
-    interval = check.sampled
+    score, low, high = check.figures
     return Figures(
-        STATUS_LETTER[verdict.status],
-        None if verdict.score is None else rounded(verdict.score, places),
-        None if interval is None else (rounded(interval[0], places), rounded(interval[1], places)),
+        STATUS_LETTER[check.verdict.status],
+        None if score is None else at_places(score, places),
+        None if low is None or high is None else (at_places(low, places), at_places(high, places)),
     )
 
 
-@dataclass(frozen=True, slots=True)
-class ComparedLine:
+class ComparedLine(NamedTuple):
     """A row of a comparison page's table in no language yet: its names escaped, its figures
     rounded, its verdict's class."""
 
@@ -78,15 +75,15 @@ def compared_lines(
     check) pairs on the line."""
     return tuple(
         ComparedLine(
-            case=None if row.case is None else escape(row.case),
-            check=escape(row.check),
-            places=(digits := places[row.check]),
-            before=figures_of(row.before, digits),
-            now=figures_of(row.now, digits),
-            change=None if row.delta is None else rounded(row.delta, digits),
-            verdict="threshold" if row.threshold_moved else row.verdict,
-            changed=row.verdict != "same",
-            line=(row.case, row.check) in marked,
+            None if row.case is None else escape(row.case),
+            escape(row.check),
+            digits := places[row.check],
+            figures_of(row.before, digits),
+            figures_of(row.now, digits),
+            None if row.delta is None else rounded(row.delta, digits),
+            "threshold" if row.threshold_moved else row.verdict,
+            row.verdict != "same",
+            (row.case, row.check) in marked,
         )
         for row in rows
     )
