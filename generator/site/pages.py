@@ -23,7 +23,13 @@ from generator.site.charts import compare_charts, interval_chart
 from generator.site.history import HistoryPages
 from generator.site.readings import MARKED, alone, on_the_line
 from generator.site.summary import status_of
-from generator.site.tables import ComparedLine, compared_lines, compared_rows, figures_of
+from generator.site.tables import (
+    ComparedLine,
+    case_rows,
+    compared_lines,
+    compared_rows,
+    figures_of,
+)
 from generator.site.writer import Body, diff_path, href, reading_sections, run_path, suite_path
 
 VERDICT_ORDER = ("worse", "unjudged", "rules", "new", "gone", "counted", "better", "same")
@@ -95,7 +101,6 @@ class Site(HistoryPages):
         path = run_path(run.tenant, run.suite, run.key)
         names, cases = case_matrix(run)
         intervals = interval_chart(run, self.t)
-        digits = {row.name: row.places for row in check_rows(run)}
 
         def compared(other: str | None) -> str | None:
             if other is None or other == run.key:
@@ -132,21 +137,8 @@ class Site(HistoryPages):
             intervals=intervals,
             interval_heights=[80 + 24 * count for count in intervals.parts] if intervals else [],
             check_names=names,
-            cases=[
-                case
-                | {
-                    "cells": [
-                        (
-                            cell[0],
-                            self.f.score(cell[1], digits[name]) if cell[1] is not None else "",
-                        )
-                        if cell
-                        else None
-                        for name, cell in zip(names, case["cells"], strict=True)
-                    ]
-                }
-                for case in cases
-            ],
+            case_count=len(cases),
+            case_rows=case_rows(cases, len(names), self.t, self.f),
             trajectories=[
                 (
                     trajectory,

@@ -1,9 +1,9 @@
-"""The tables of a page with a row for each check, joined as strings.
+"""The tables of a page with a row or a cell for each check, joined as strings.
 
 A comparison page's table has a row for each check of each case (180 in the bench's shape, of
-seven figures each): jinja2 spends more on each cell (an escape, a lookup, a test) than the
-cell holds, so its rows are joined here from pieces escaped once, and the page's template
-places them. What does not depend on the language (which rows, their classes, their figures
+seven figures each), and a run page's case grid a cell: jinja2 spends more on each cell (an
+escape, a lookup, a test) than the cell holds, so their rows are joined here from pieces
+escaped once, and the page's template places them. What does not depend on the language (which rows, their classes, their figures
 rounded to their check's decimals) is made once for both languages; each language's
 ``Formats`` writes the figures, which are digits, a decimal mark and signs: nothing to escape.
 """
@@ -18,6 +18,7 @@ from markupsafe import Markup, escape
 from generator.reading.checks import Check
 from generator.reading.formats import Formats, at_places, rounded
 from generator.reading.table import Row
+from generator.site.cases import Cell, GridLine
 from generator.site.charts import STATUS_LETTER
 
 
@@ -111,6 +112,29 @@ def compared_rows(
             f"<td>{'' if line.change is None else figures.rounded_change(line.change, line.places)}"
             f'<td class="runsite-verdict {line.verdict}">{"◐ " if line.line else ""}'
             f"{said[line.verdict]}\n"
+            for line in lines
+        )
+    )
+
+
+def case_rows(
+    lines: Sequence[GridLine], width: int, labels: Mapping[str, str], figures: Formats
+) -> Markup:
+    """The rows of a run page's case grid of ``width`` checks, in the language of ``labels``
+    and ``figures``."""
+    suspended = f'<td colspan="{width}">{escape(labels["status.suspended"])}'
+
+    def cell(shown: Cell | None) -> str:
+        if shown is None:
+            return "<td class=n>"
+        css, score, places = shown
+        text = "" if score is None else figures.rounded(score, places)
+        return f"<td class={css}>{text}" if css else f"<td>{text}"
+
+    return Markup(
+        "".join(
+            f'<tr id="{line.anchor}"><th>{line.case}'
+            f"{suspended if line.suspended else ''.join(map(cell, line.cells))}\n"
             for line in lines
         )
     )
