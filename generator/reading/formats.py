@@ -220,7 +220,7 @@ class Formats:
         """A count (cases, calls, tokens), grouped as the language groups: 12,345, 12.345."""
         if value is None:
             return self.unknown
-        return format_decimal(value, "#,##0", locale=self._cldr)
+        return _count(self._cldr, value)
 
     def share(self, value: float) -> str:
         """A share of 1 as a percentage: 83%; 99.6% rather than 100% for a share short of all."""
@@ -264,6 +264,13 @@ class Formats:
     @staticmethod
     def _fixed(places: int) -> str:
         return "#,##0." + "0" * places if places else "#,##0"
+
+
+@lru_cache(maxsize=1 << 12)
+def _count(cldr: Locale, value: int) -> str:
+    """``Formats.count``, kept: every page counts the same few things (cases, checks, calls,
+    answers), and ``format_decimal`` parses its pattern at every call."""
+    return format_decimal(value, "#,##0", locale=cldr)
 
 
 @lru_cache(maxsize=1 << 14)
