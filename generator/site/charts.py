@@ -17,6 +17,7 @@ from typing import Any
 from generator.document.numbers import at_precision
 from generator.document.redacted import RedactedRun
 from generator.reading.formats import Formats, needs_seconds, places
+from generator.reading.memo import once_per_run
 from generator.reading.table import Row
 from generator.site.summary import RunSummary
 
@@ -128,6 +129,30 @@ def interval_chart(run: RedactedRun, labels: Mapping[str, str]) -> Chart | None:
     table is written by ``charts.js`` from the same rows: a run of 30 cases and 6 checks would
     otherwise carry every number twice.
     """
+    drawn = _intervals(run)
+    if drawn is None:
+        return None
+    data, height, parts = drawn
+    columns = (
+        "column.check",
+        "column.min",
+        "chart.score",
+        "column.max",
+        "chart.threshold",
+        "column.status",
+    )
+    data = data | {
+        "run": labels["where.run"],
+        "labels": {k: labels[f"chart.{k}"] for k in ("score", "band", "threshold")},
+        "statuses": [labels[f"status.{status}"] for status in STATUSES],
+    }
+    return Chart(data, height, tuple(labels[c] for c in columns), (), parts)
+
+
+@once_per_run
+def _intervals(run: RedactedRun) -> tuple[dict[str, Any], int, tuple[int, ...]] | None:
+    """``interval_chart``'s data in no language yet, its height and its parts: once for both
+    languages."""
     checks: dict[str, int] = {}
     thresholds: list[int | None] = []
     rows: list[list[Any]] = []
@@ -158,29 +183,18 @@ def interval_chart(run: RedactedRun, labels: Mapping[str, str]) -> Chart | None:
     dense = [row[:2] for row in rows] == [[n // width, n % width] for n in range(len(rows))]
     skip = 2 if dense else 0
     stride = (6 if varied else 5) - skip
-    columns = (
-        "column.check",
-        "column.min",
-        "chart.score",
-        "column.max",
-        "chart.threshold",
-        "column.status",
-    )
     data = {
         "kind": "intervals",
         "cases": [case.case_id for case in run.results],
-        "run": labels["where.run"],
         "checks": list(checks),
         "thresholds": thresholds,
         "stride": stride,
         "dense": dense,
         "rows": [number for row in rows for number in row[skip : skip + stride]],
         "verdicts": "".join(STATUS_LETTER[v.status] for _, v in sampled),
-        "labels": {k: labels[f"chart.{k}"] for k in ("score", "band", "threshold")},
-        "statuses": [labels[f"status.{status}"] for status in STATUSES],
     }
     parts = tuple(sum(1 for row in rows if row[1] == k) for k in range(len(checks)))
-    return Chart(data, 80 + 26 * len(rows), tuple(labels[c] for c in columns), (), parts)
+    return data, 80 + 26 * len(rows), parts
 
 
 def compare_charts(rows: Sequence[Row], labels: Mapping[str, str]) -> list[tuple[str, Chart]]:
