@@ -151,8 +151,8 @@ def interval_chart(run: RedactedRun, labels: Mapping[str, str]) -> Chart | None:
 
 @once_per_run
 def _intervals(run: RedactedRun) -> tuple[dict[str, Any], int, tuple[int, ...]] | None:
-    """``interval_chart``'s data in no language yet, its height and its parts: once for both
-    languages."""
+    """``interval_chart``'s data in no language yet (its rows packed), its height and its
+    parts: once for both languages."""
     checks: dict[str, int] = {}
     thresholds: list[int | None] = []
     rows: list[list[Any]] = []
@@ -190,21 +190,34 @@ def _intervals(run: RedactedRun) -> tuple[dict[str, Any], int, tuple[int, ...]] 
         "thresholds": thresholds,
         "stride": stride,
         "dense": dense,
-        "rows": [number for row in rows for number in row[skip : skip + stride]],
+        "rows": packed([number for row in rows for number in row[skip : skip + stride]]),
         "verdicts": "".join(STATUS_LETTER[v.status] for _, v in sampled),
     }
     parts = tuple(sum(1 for row in rows if row[1] == k) for k in range(len(checks)))
     return data, 80 + 26 * len(rows), parts
 
 
-def compare_charts(rows: Sequence[Row], labels: Mapping[str, str]) -> list[tuple[str, Chart]]:
-    """For each check sampled in either run, one chart of both runs' intervals case by case:
-    the earlier run's band above the later one's, with each score and the threshold."""
+@dataclass(frozen=True)
+class Drawing:
+    """A comparison chart in no language yet: one check's cases (None for the whole run) and
+    their rows, made once for both languages."""
+
+    check: str
+    cases: tuple[str | None, ...]
+    rows: str
+    """Packed (``packed``), as a page carries them."""
+    threshold: int | None
+
+
+def compare_drawings(rows: Sequence[Row]) -> tuple[Drawing, ...]:
+    """For each check sampled in either run, both runs' intervals case by case (``compare_charts``
+    draws them): the earlier run's smallest and largest sample and score, then the later
+    run's, in millionths."""
     by_check: dict[str, list[Row]] = {}
     for row in rows:
         if any(side is not None and side.sampled for side in (row.before, row.now)):
             by_check.setdefault(row.check, []).append(row)
-    charts = []
+    drawings = []
     for check, found in by_check.items():
         numbers: list[int | None] = []
         for row in found:
@@ -213,20 +226,41 @@ def compare_charts(rows: Sequence[Row], labels: Mapping[str, str]) -> list[tuple
                 sampled = low is not None and high is not None
                 numbers += [low, high, score] if sampled else [None, None, score]
         threshold = next(s.verdict.threshold for r in found for s in (r.now, r.before) if s)
-        data = {
-            "kind": "compare",
-            "cases": [row.case or labels["where.run"] for row in found],
-            "rows": numbers,
-            "threshold": millionths(threshold),
-            "labels": {
-                "before": labels["chart.before"],
-                "now": labels["chart.now"],
-                "score": labels["chart.score"],
-                "threshold": labels["chart.threshold"],
-            },
-        }
-        charts.append((check, Chart(data, 90 + 30 * len(found), (), ())))
-    return charts
+        cases = tuple(row.case for row in found)
+        drawings.append(Drawing(check, cases, packed(numbers), millionths(threshold)))
+    return tuple(drawings)
+
+
+def compare_charts(
+    drawings: Sequence[Drawing], labels: Mapping[str, str]
+) -> list[tuple[str, Chart]]:
+    """For each check sampled in either run, one chart of both runs' intervals case by case:
+    the earlier run's band above the later one's, with each score and the threshold."""
+    named = {
+        "before": labels["chart.before"],
+        "now": labels["chart.now"],
+        "score": labels["chart.score"],
+        "threshold": labels["chart.threshold"],
+    }
+    run = labels["where.run"]
+    return [
+        (
+            drawing.check,
+            Chart(
+                {
+                    "kind": "compare",
+                    "cases": [case or run for case in drawing.cases],
+                    "rows": drawing.rows,
+                    "threshold": drawing.threshold,
+                    "labels": dict(named),
+                },
+                90 + 30 * len(drawing.cases),
+                (),
+                (),
+            ),
+        )
+        for drawing in drawings
+    ]
 
 
 PACKED = frozenset({"intervals", "compare", "history"})
@@ -253,8 +287,9 @@ def unpacked(text: str) -> list[int | None]:
 
 
 def on_page(data: Mapping[str, Any]) -> Mapping[str, Any]:
-    """A chart's data as a page carries it: its rows packed where its kind is ``PACKED``."""
-    if data.get("kind") in PACKED:
+    """A chart's data as a page carries it: its rows packed where its kind is ``PACKED`` (a
+    chart drawn up once for both languages carries them packed already)."""
+    if data.get("kind") in PACKED and not isinstance(data["rows"], str):
         return {**data, "rows": packed(data["rows"])}
     return data
 

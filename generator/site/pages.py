@@ -19,7 +19,7 @@ from generator.reading.formats import Formats, change_places, threshold_places
 from generator.reading.refusals import refuse_crossing
 from generator.reading.table import Row, comparison_rows
 from generator.site.cases import Trajectory, case_matrix, check_rows, step_text, tally, trajectories
-from generator.site.charts import compare_charts, interval_chart
+from generator.site.charts import Drawing, compare_charts, compare_drawings, interval_chart
 from generator.site.history import HistoryPages
 from generator.site.readings import MARKED, alone, on_the_line
 from generator.site.summary import status_of
@@ -182,7 +182,7 @@ class Site(HistoryPages):
             refused=t["diff.refused"].format(reason=compared.reason) if compared.reason else None,
             counts=verdict_counts(compared.rows, t, self.f),
             rows=compared_rows(compared.lines, t, self.f),
-            charts=compare_charts(compared.rows, t),
+            charts=compare_charts(compared.drawings, t),
         )
 
     def trajectory_figures(self, trajectory: Trajectory) -> str:
@@ -296,6 +296,8 @@ class Comparison:
     places: Mapping[str, int] = field(default_factory=dict)
     lines: tuple[ComparedLine, ...] = ()
     """The table's rows as its pages write them, in no language yet."""
+    drawings: tuple[Drawing, ...] = ()
+    """Its charts, in no language yet."""
 
 
 def comparison(run: RedactedRun, other: RedactedRun) -> Comparison:
@@ -308,9 +310,8 @@ def comparison(run: RedactedRun, other: RedactedRun) -> Comparison:
     rows = tuple(comparison_rows(moved))
     reading = against(run, other, moved)
     places = comparison_places(rows)
-    return Comparison(
-        reading, rows, None, places, compared_lines(rows, places, on_the_line(reading))
-    )
+    lines = compared_lines(rows, places, on_the_line(reading))
+    return Comparison(reading, rows, None, places, lines, compare_drawings(rows))
 
 
 def comparison_places(rows: Sequence[Row]) -> dict[str, int]:
