@@ -78,9 +78,13 @@ def millionths(value: float) -> int:
     return round(at_precision(value) * _SCALE)
 
 
+_UNITS: tuple[int, ...] = tuple(_SCALE // 10**places for places in range(PRECISION + 1))
+"""The millionths in a unit of each decimal place."""
+
+
 def at_places(figure: int, places: int) -> int:
     """A figure in millionths rounded half up (away from zero) to ``places`` decimals."""
-    unit = _SCALE // int(10**places)
+    unit = _UNITS[places]
     size = (abs(figure) + unit // 2) // unit * unit
     return -size if figure < 0 else size
 
@@ -188,13 +192,13 @@ class Formats:
         """A score already ``rounded`` to ``places`` decimals: a table rounds its figures once
         for both languages, and each language keeps what it wrote, as a table's figures come
         back page after page (two or three decimals take a few thousand values in all)."""
-        key = (figure, places)
-        text = self._written.get(key)
-        if text is None:
+        try:
+            return self._written[figure, places]
+        except KeyError:
             if len(self._written) >= _KEPT:
                 self._written.clear()
-            text = self._written[key] = self._write(figure, places)
-        return text
+            text = self._written[figure, places] = self._write(figure, places)
+            return text
 
     def rounded_change(self, figure: int, places: int) -> str:
         """A change already ``rounded`` to ``places`` decimals, signed."""

@@ -74,10 +74,15 @@ def compared_lines(
 ) -> tuple[ComparedLine, ...]:
     """The rows of a comparison, each at its check's decimals; ``marked`` are the (case,
     check) pairs on the line."""
+    names: dict[str, Markup] = {}
+    for row in rows:
+        for name in (row.case, row.check):
+            if name is not None and name not in names:
+                names[name] = escape(name)
     return tuple(
         ComparedLine(
-            None if row.case is None else escape(row.case),
-            escape(row.check),
+            None if row.case is None else names[row.case],
+            names[row.check],
             digits := places[row.check],
             figures_of(row.before, digits),
             figures_of(row.now, digits),
