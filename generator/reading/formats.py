@@ -115,7 +115,7 @@ def places(
     differently and for each of ``changes`` (differences between scores) that is not zero to
     print as neither zero nor another change."""
     groups = ({millionths(v) for v in values}, {millionths(c) for c in changes} | {0})
-    found = max(PLACES, _first_place(tolerance) if tolerance else 0)
+    found = _least(tolerance)
     while found < PRECISION and not all(
         len({at_places(v, found) for v in group}) == len(group) for group in groups
     ):
@@ -130,13 +130,31 @@ def threshold_places(
     and more (up to six) only where a score that is not its threshold would print as it. Two
     scores of one check that differ by less than the tolerance may print alike: the tolerance
     says the difference does not matter; a failing 0.699 printed as the threshold 0.70 would."""
-    limit = millionths(threshold)
-    found = max(PLACES, _first_place(tolerance) if tolerance else 0)
-    reach = 10.0**-found
-    near = {millionths(s) for s in scores if _close(s, threshold, reach)} - {limit}
-    while found < PRECISION and any(at_places(s, found) == at_places(limit, found) for s in near):
+    reach = 10.0 ** -_least(tolerance)
+    near = [millionths(s) for s in scores if _close(s, threshold, reach)]
+    return places_off(near, millionths(threshold), tolerance)
+
+
+def places_off(
+    figures: Iterable[int | None], threshold: int, tolerance: float | None = None
+) -> int:
+    """``threshold_places`` of figures and a threshold already in millionths (None for a figure
+    not recorded): a figure a unit of the last place or more from the threshold cannot print
+    as it, so only the others are rounded."""
+    found = _least(tolerance)
+    unit = _UNITS[found]
+    near = {f for f in figures if f is not None and abs(f - threshold) < unit} - {threshold}
+    while found < PRECISION and any(
+        at_places(f, found) == at_places(threshold, found) for f in near
+    ):
         found += 1
     return found
+
+
+def _least(tolerance: float | None) -> int:
+    """The fewest decimals of a score: ``PLACES``, or as many as the tolerance's first
+    significant digit needs."""
+    return max(PLACES, _first_place(tolerance) if tolerance else 0)
 
 
 def change_places(changes: Iterable[float], places: int) -> int:

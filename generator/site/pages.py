@@ -15,7 +15,7 @@ from generator.reading.checks import Check
 from generator.reading.compare import movements
 from generator.reading.explain import against
 from generator.reading.facts import Reading
-from generator.reading.formats import Formats, change_places, threshold_places
+from generator.reading.formats import Formats, change_places, millionths, places_off
 from generator.reading.refusals import refuse_crossing
 from generator.reading.table import Row, comparison_rows
 from generator.site.cases import Trajectory, case_matrix, check_rows, step_text, tally, trajectories
@@ -317,22 +317,18 @@ def comparison(run: RedactedRun, other: RedactedRun) -> Comparison:
 def comparison_places(rows: Sequence[Row]) -> dict[str, int]:
     """Decimals for each check of a comparison: as its tolerance needs, more where a score
     would read as its threshold or a change as none."""
-    found: dict[str, tuple[list[float], float, float | None, list[float]]] = {}
+    found: dict[str, tuple[list[int | None], int, float | None, list[float]]] = {}
     for row in rows:
         for side in (row.before, row.now):
             if side is not None:
-                verdict = side.verdict
-                values, _, _, _ = found.setdefault(
-                    row.check, ([], verdict.threshold, verdict.tolerance or None, [])
-                )
-                values += [
-                    v
-                    for v in (verdict.score, verdict.sample_min, verdict.sample_max)
-                    if v is not None
-                ]
+                if row.check not in found:
+                    verdict = side.verdict
+                    limit = millionths(verdict.threshold)
+                    found[row.check] = ([], limit, verdict.tolerance or None, [])
+                found[row.check][0].extend(side.figures)
         if row.delta is not None:
             found[row.check][3].append(row.delta)
     return {
-        check: change_places(changes, threshold_places(values, threshold, tolerance))
-        for check, (values, threshold, tolerance, changes) in found.items()
+        check: change_places(changes, places_off(figures, threshold, tolerance))
+        for check, (figures, threshold, tolerance, changes) in found.items()
     }
