@@ -11,6 +11,7 @@ from collections import Counter
 from collections.abc import Iterator
 from dataclasses import dataclass
 from functools import cached_property
+from typing import NamedTuple
 
 from generator.document.record import Calibration
 from generator.document.redacted import RedactedRun, RedactedVerdict
@@ -120,9 +121,9 @@ def _label(name: str, occurrence: int) -> str:
     return name if occurrence == 0 else f"{name} #{occurrence + 1}"
 
 
-@dataclass(frozen=True)
-class Pair:
-    """A slot and the check each run holds there (``None`` where a run has none)."""
+class Pair(NamedTuple):
+    """A slot and the check each run holds there (``None`` where a run has none); a named
+    tuple, as ``Fact``."""
 
     slot: Slot
     left: Check | None

@@ -21,8 +21,7 @@ band is read on the run itself).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Literal
+from typing import Literal, NamedTuple
 
 from generator.document.numbers import at_precision, within
 from generator.document.redacted import RedactedRun, RedactedVerdict
@@ -42,9 +41,9 @@ Outcome = Literal[
 ]
 
 
-@dataclass(frozen=True)
-class Movement:
-    """How one slot moved from the reference (``before``) to the run (``now``)."""
+class Movement(NamedTuple):
+    """How one slot moved from the reference (``before``) to the run (``now``); a named tuple,
+    cheap to make, as every compared check has one."""
 
     pair: Pair
     outcome: Outcome
@@ -93,8 +92,13 @@ def _denominators(before: RedactedVerdict, now: RedactedVerdict) -> tuple[int, i
 
 def _movement(pair: Pair) -> Movement | None:
     before, now = pair.left, pair.right
-    errored = any(c is not None and c.verdict.status == "error" for c in (before, now))
-    if not errored and any(c is not None and c.band is not None for c in (before, now)):
+    errored = (before is not None and before.verdict.status == "error") or (
+        now is not None and now.verdict.status == "error"
+    )
+    banded = (before is not None and before.band is not None) or (
+        now is not None and now.band is not None
+    )
+    if banded and not errored:
         return None
     if before is None:
         return Movement(pair, "new")

@@ -8,8 +8,7 @@ one row here: the check is still there, its rules moved.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Literal
+from typing import Literal, NamedTuple
 
 from generator.document.numbers import at_precision
 from generator.reading.checks import Check
@@ -34,9 +33,8 @@ ORDER: tuple[Verdict, ...] = ("worse", "unjudged", "rules", "new", "gone", "coun
 """The verdicts a reader looks for first; ``same`` comes last."""
 
 
-@dataclass(frozen=True)
-class Row:
-    """One check of one case (or of the whole run) in both runs."""
+class Row(NamedTuple):
+    """One check of one case (or of the whole run) in both runs (a named tuple, as ``Fact``)."""
 
     case: str | None
     check: str
