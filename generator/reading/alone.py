@@ -33,6 +33,13 @@ def band_missed(check: Check) -> bool:
 
 
 @once_per_run
+def on_the_line_of(run: RedactedRun) -> tuple[Check, ...]:
+    """The run's checks on the line (``samples.on_the_line``), which its tallies count and its
+    sampled facts name."""
+    return tuple(c for c in checks_of(run) if on_the_line(c.verdict))
+
+
+@once_per_run
 def tallies(run: RedactedRun) -> tuple[Fact, ...]:
     """Cases, checks and their outcomes, and what could not be judged."""
     checks = checks_of(run)
@@ -40,7 +47,7 @@ def tallies(run: RedactedRun) -> tuple[Fact, ...]:
     suspended = sum(1 for case in run.results if case.suspended)
     errored = statuses.count("error")
     missed = sum(1 for c in checks if band_missed(c))
-    line = sum(1 for c in checks if on_the_line(c.verdict))
+    line = len(on_the_line_of(run))
     found = [fact("ran", "tally.cases", count=len(run.results))]
     if suspended:
         found.append(fact("ran", "tally.suspended", count=suspended))
@@ -223,8 +230,8 @@ def sampled(run: RedactedRun) -> tuple[Fact, ...]:
             high=interval[1],
             threshold=c.verdict.threshold,
         )
-        for c in checks
-        if (interval := c.sampled) and on_the_line(c.verdict)
+        for c in on_the_line_of(run)
+        if (interval := c.sampled)
     ]
     for c in checks:
         over = exceedance(c.verdict)
