@@ -236,7 +236,7 @@ class Formats:
 
     def setting(self, value: float) -> str:
         """A declared figure (a tolerance) with every digit it has: 0.05, 0,047619."""
-        return format_decimal(_decimal(value), "#,##0.######", locale=self._cldr)
+        return _setting(self._cldr, value)
 
     def count(self, value: int | None) -> str:
         """A count (cases, calls, tokens), grouped as the language groups: 12,345, 12.345."""
@@ -293,6 +293,13 @@ def _count(cldr: Locale, value: int) -> str:
     """``Formats.count``, kept: every page counts the same few things (cases, checks, calls,
     answers), and ``format_decimal`` parses its pattern at every call."""
     return format_decimal(value, "#,##0", locale=cldr)
+
+
+@lru_cache(maxsize=1 << 10)
+def _setting(cldr: Locale, value: float) -> str:
+    """``Formats.setting``, kept as counts are: a run page writes each check's tolerance, and a
+    suite has a few."""
+    return format_decimal(_decimal(value), "#,##0.######", locale=cldr)
 
 
 @lru_cache(maxsize=1 << 14)

@@ -30,6 +30,7 @@ def case_anchor(case_id: str) -> str:
     )
 
 
+@once_per_run
 def tally(run: RedactedRun) -> tuple[int, int, int]:
     """How many verdicts of the run passed, failed, and could not be judged."""
     verdicts = verdicts_of(run)
