@@ -121,7 +121,7 @@ def interval_chart(run: RedactedRun, labels: Mapping[str, str]) -> Chart | None:
     its score and its threshold; None when nothing was sampled.
 
     The data names each case and check once, and each check's threshold once. Its rows are
-    one flat list, ``stride`` numbers a row: case, check, min, max, score and, when some
+    one flat list (packed, as a page carries them), ``stride`` numbers a row: case, check, min, max, score and, when some
     verdict's threshold is not its check's, the threshold; the run-level row's case is
     ``-1``; numbers in millionths. ``verdicts`` holds each row's status, one letter a row
     (``STATUS_LETTER``). Where every case sampled every check (``dense``), a row's place says

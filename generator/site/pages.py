@@ -287,8 +287,8 @@ class Site(HistoryPages):
 @dataclass(frozen=True)
 class Comparison:
     """What a comparison page shows, made once for both languages: the reading of the run
-    against the other, its table and the decimals of each check's figures, or the reason the
-    two cannot be compared."""
+    against the other, its table (rows, the decimals of each check's figures, the rows as the
+    page writes them) and its charts, or the reason the two cannot be compared."""
 
     reading: Reading | None
     rows: tuple[Row, ...]

@@ -3,9 +3,10 @@
 A comparison page's table has a row for each check of each case (180 in the bench's shape, of
 seven figures each), and a run page's case grid a cell: jinja2 spends more on each cell (an
 escape, a lookup, a test) than the cell holds, so their rows are joined here from pieces
-escaped once, and the page's template places them. What does not depend on the language (which rows, their classes, their figures
-rounded to their check's decimals) is made once for both languages; each language's
-``Formats`` writes the figures, which are digits, a decimal mark and signs: nothing to escape.
+escaped once, and the page's template places them. What does not depend on the language
+(which rows, their classes, their figures rounded to their check's decimals) is made once for
+both languages; each language's ``Formats`` writes the figures, which are digits, a decimal
+mark and signs: nothing to escape.
 """
 
 from __future__ import annotations
