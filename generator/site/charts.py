@@ -162,10 +162,13 @@ def _intervals(run: RedactedRun) -> tuple[dict[str, Any], int, tuple[int, ...]] 
         for v in case.verdicts
         if v.sample_min is not None and v.sample_max is not None
     ] + [(-1, v) for v in run.aggregate if v.sample_min is not None and v.sample_max is not None]
+    limits: dict[float, int | None] = {}  # each threshold in millionths, found once
     for n, v in sampled:
+        if v.threshold not in limits:
+            limits[v.threshold] = millionths(v.threshold)
         if v.assertion not in checks:
             checks[v.assertion] = len(checks)
-            thresholds.append(millionths(v.threshold))
+            thresholds.append(limits[v.threshold])
         rows.append(
             [
                 n,
@@ -173,7 +176,7 @@ def _intervals(run: RedactedRun) -> tuple[dict[str, Any], int, tuple[int, ...]] 
                 millionths(v.sample_min),
                 millionths(v.sample_max),
                 millionths(v.score),
-                millionths(v.threshold),
+                limits[v.threshold],
             ]
         )
     if not rows:
