@@ -3,6 +3,7 @@ sent a link to."""
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -17,7 +18,7 @@ from generator.reading.explain import against
 from generator.reading.facts import Reading
 from generator.reading.formats import Formats, change_places, millionths, places_off
 from generator.reading.refusals import refuse_crossing
-from generator.reading.table import Row, comparison_rows
+from generator.reading.table import Row, Verdict, comparison_rows
 from generator.site.cases import Trajectory, case_matrix, check_rows, step_text, tally, trajectories
 from generator.site.charts import Drawing, compare_charts, compare_drawings, interval_chart
 from generator.site.history import HistoryPages
@@ -32,7 +33,16 @@ from generator.site.tables import (
 )
 from generator.site.writer import Body, diff_path, href, reading_sections, run_path, suite_path
 
-VERDICT_ORDER = ("worse", "unjudged", "rules", "new", "gone", "counted", "better", "same")
+VERDICT_ORDER: tuple[Verdict, ...] = (
+    "worse",
+    "unjudged",
+    "rules",
+    "new",
+    "gone",
+    "counted",
+    "better",
+    "same",
+)
 """How a comparison page counts its rows: what a reader looks for first."""
 
 
@@ -42,11 +52,11 @@ def verdict_counts(
     """How many rows of a comparison have each verdict, said as the language says a count
     ("1 peggiorato", "4 peggiorati"), in the order a reader looks for them; none for a verdict
     no row has."""
-    counts = ((v, sum(row.verdict == v for row in rows)) for v in VERDICT_ORDER)
+    counts = Counter(row.verdict for row in rows)
     return [
         (v, f"{figures.count(n)} {labels[('verdict.' if n == 1 else 'verdicts.') + v]}")
-        for v, n in counts
-        if n
+        for v in VERDICT_ORDER
+        if (n := counts[v])
     ]
 
 
