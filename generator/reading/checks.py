@@ -7,7 +7,6 @@ break a comparison; the occurrence tells apart two verdicts of one assertion in 
 
 from __future__ import annotations
 
-from collections import Counter
 from collections.abc import Iterator
 from dataclasses import dataclass
 from functools import cached_property
@@ -78,10 +77,10 @@ def checks_of(run: RedactedRun) -> list[Check]:
     """Every verdict of ``run``, located, in reading order."""
     found: list[Check] = []
     for case in run.results:
-        seen: Counter[str] = Counter()
+        seen: dict[str, int] = {}
         for verdict in case.verdicts:
-            occurrence = seen[verdict.assertion_id]
-            seen[verdict.assertion_id] += 1
+            occurrence = seen.get(verdict.assertion_id, 0)
+            seen[verdict.assertion_id] = occurrence + 1
             band = case.calibration
             found.append(
                 Check(
@@ -94,10 +93,10 @@ def checks_of(run: RedactedRun) -> list[Check]:
                     error_kind=case.error_kind,
                 )
             )
-    seen_run: Counter[str] = Counter()
+    seen_run: dict[str, int] = {}
     for verdict in run.aggregate:
-        occurrence = seen_run[verdict.assertion_id]
-        seen_run[verdict.assertion_id] += 1
+        occurrence = seen_run.get(verdict.assertion_id, 0)
+        seen_run[verdict.assertion_id] = occurrence + 1
         found.append(
             Check(
                 slot=("run", "", verdict.assertion_id, occurrence),
