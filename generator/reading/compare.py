@@ -49,6 +49,8 @@ class Movement(NamedTuple):
     outcome: Outcome
     flip: bool = False
     delta: float = 0.0
+    """The change of score at storage precision, where both runs scored the check (a flip
+    too); 0 where one did not."""
     floor: Interval | None = None
     denominators: tuple[int, int] | None = None
     """The reference's and the run's ``considered`` counts, when they differ."""
@@ -111,7 +113,8 @@ def _movement(pair: Pair) -> Movement | None:
     if before.verdict.status != now.verdict.status:
         if now.verdict.status == "pass" and moved is not None:
             return Movement(pair, "denominator_moved", delta=delta, denominators=moved)
-        return Movement(pair, "improved" if now.verdict.status == "pass" else "regressed", True)
+        flipped: Outcome = "improved" if now.verdict.status == "pass" else "regressed"
+        return Movement(pair, flipped, True, delta)
     if moved is not None:
         return Movement(pair, "denominator_moved", delta=delta, denominators=moved)
     if within(abs(delta), now.verdict.tolerance):

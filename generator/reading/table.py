@@ -68,23 +68,23 @@ def comparison_rows(moved: list[Movement]) -> list[Row]:
 
 
 def _row(m: Movement) -> Row:
+    """A movement's row; its change is the movement's own, where both runs scored it (neither
+    side missing nor errored)."""
     before, now = m.pair.left, m.pair.right
     named = m.pair.named
-    scored = (
-        before is not None
-        and now is not None
-        and before.verdict.score is not None
-        and now.verdict.score is not None
-    )
     return Row(
         case=named.case,
         check=named.label,
         before=before,
         now=now,
         verdict=VERDICTS[m.outcome],
-        delta=at_precision(now.score - before.score) if scored and before and now else None,
+        delta=None if m.outcome in _UNSCORED else m.delta,
         threshold_moved=bool(before and now and before.verdict.threshold != now.verdict.threshold),
     )
+
+
+_UNSCORED = frozenset({"new", "missing", "errored"})
+"""Outcomes of a check that one run or the other did not score: no change to show."""
 
 
 def _rules_row(gone: Movement, new: Movement) -> Row:
