@@ -218,7 +218,8 @@ def compare_drawings(rows: Sequence[Row]) -> tuple[Drawing, ...]:
     run's, in millionths."""
     by_check: dict[str, list[Row]] = {}
     for row in rows:
-        if any(side is not None and side.sampled for side in (row.before, row.now)):
+        before, now = row.before, row.now
+        if (before is not None and before.sampled) or (now is not None and now.sampled):
             by_check.setdefault(row.check, []).append(row)
     drawings = []
     for check, found in by_check.items():
