@@ -1,7 +1,8 @@
 """Facts of one run on its own: what ran, how it was set up, what it found, what its samples show.
 
 Nothing here looks at another run; these facts read the same whether or not a reference is
-given, which is why a reading against a reference reuses them.
+given, which is why a reading against a reference reuses them, and why the costliest (a fact
+or more for each of a run's checks) are found once per run, for its page and every comparison.
 """
 
 from __future__ import annotations
@@ -11,6 +12,7 @@ from generator.document.record import CallTotals
 from generator.document.redacted import RedactedConfig, RedactedRun
 from generator.reading.checks import Check, checks_of
 from generator.reading.facts import Fact, Kind, Section, fact
+from generator.reading.memo import once_per_run
 from generator.reading.samples import directions, exceedance, on_the_line
 
 
@@ -30,14 +32,22 @@ def band_missed(check: Check) -> bool:
     return not at_precision(band.low) <= stored <= at_precision(band.high)
 
 
-def tallies(run: RedactedRun) -> list[Fact]:
+@once_per_run
+def on_the_line_of(run: RedactedRun) -> tuple[Check, ...]:
+    """The run's checks on the line (``samples.on_the_line``), which its tallies count and its
+    sampled facts name."""
+    return tuple(c for c in checks_of(run) if on_the_line(c.verdict))
+
+
+@once_per_run
+def tallies(run: RedactedRun) -> tuple[Fact, ...]:
     """Cases, checks and their outcomes, and what could not be judged."""
     checks = checks_of(run)
     statuses = [c.verdict.status for c in checks]
     suspended = sum(1 for case in run.results if case.suspended)
     errored = statuses.count("error")
     missed = sum(1 for c in checks if band_missed(c))
-    line = sum(1 for c in checks if on_the_line(c.verdict))
+    line = len(on_the_line_of(run))
     found = [fact("ran", "tally.cases", count=len(run.results))]
     if suspended:
         found.append(fact("ran", "tally.suspended", count=suspended))
@@ -58,7 +68,7 @@ def tallies(run: RedactedRun) -> list[Fact]:
         found.append(fact("ran", "tally.calibration", count=missed))
     if line:
         found.append(fact("ran", "tally.on_the_line", count=line))
-    return found
+    return tuple(found)
 
 
 _UNPRICED: dict[str, tuple[Kind, Kind]] = {
@@ -207,7 +217,8 @@ def suspended(section: Section, run: RedactedRun) -> list[Fact]:
     ]
 
 
-def sampled(run: RedactedRun) -> list[Fact]:
+@once_per_run
+def sampled(run: RedactedRun) -> tuple[Fact, ...]:
     """Checks on the line, budgets with calls over their cap, judges split three ways."""
     checks = checks_of(run)
     facts = [
@@ -219,8 +230,8 @@ def sampled(run: RedactedRun) -> list[Fact]:
             high=interval[1],
             threshold=c.verdict.threshold,
         )
-        for c in checks
-        if (interval := c.sampled) and on_the_line(c.verdict)
+        for c in on_the_line_of(run)
+        if (interval := c.sampled)
     ]
     for c in checks:
         over = exceedance(c.verdict)
@@ -240,4 +251,4 @@ def sampled(run: RedactedRun) -> list[Fact]:
             facts.append(
                 fact("samples", "check.spread", **c.where, zero=zero, partial=partial, full=full)
             )
-    return facts
+    return tuple(facts)

@@ -7,13 +7,15 @@ break a comparison; the occurrence tells apart two verdicts of one assertion in 
 
 from __future__ import annotations
 
-from collections import Counter
 from collections.abc import Iterator
 from dataclasses import dataclass
+from functools import cached_property
+from typing import NamedTuple
 
 from generator.document.record import Calibration
 from generator.document.redacted import RedactedRun, RedactedVerdict
 from generator.reading.facts import Param
+from generator.reading.formats import millionths
 from generator.reading.memo import once_per_run
 
 Slot = tuple[str, str, str, int]
@@ -57,16 +59,28 @@ class Check:
         low, high = self.verdict.sample_min, self.verdict.sample_max
         return None if low is None or high is None else (low, high)
 
+    @cached_property
+    def figures(self) -> tuple[int | None, int | None, int | None]:
+        """The score, the smallest and the largest sample in millionths (``formats.millionths``;
+        None where there is none): found once, for every table and chart that shows them (the
+        run's comparisons with the runs before and after it, and with its reference)."""
+        verdict = self.verdict
+        return (
+            None if verdict.score is None else millionths(verdict.score),
+            None if verdict.sample_min is None else millionths(verdict.sample_min),
+            None if verdict.sample_max is None else millionths(verdict.sample_max),
+        )
+
 
 @once_per_run
 def checks_of(run: RedactedRun) -> list[Check]:
     """Every verdict of ``run``, located, in reading order."""
     found: list[Check] = []
     for case in run.results:
-        seen: Counter[str] = Counter()
+        seen: dict[str, int] = {}
         for verdict in case.verdicts:
-            occurrence = seen[verdict.assertion_id]
-            seen[verdict.assertion_id] += 1
+            occurrence = seen.get(verdict.assertion_id, 0)
+            seen[verdict.assertion_id] = occurrence + 1
             band = case.calibration
             found.append(
                 Check(
@@ -79,10 +93,10 @@ def checks_of(run: RedactedRun) -> list[Check]:
                     error_kind=case.error_kind,
                 )
             )
-    seen_run: Counter[str] = Counter()
+    seen_run: dict[str, int] = {}
     for verdict in run.aggregate:
-        occurrence = seen_run[verdict.assertion_id]
-        seen_run[verdict.assertion_id] += 1
+        occurrence = seen_run.get(verdict.assertion_id, 0)
+        seen_run[verdict.assertion_id] = occurrence + 1
         found.append(
             Check(
                 slot=("run", "", verdict.assertion_id, occurrence),
@@ -95,13 +109,20 @@ def checks_of(run: RedactedRun) -> list[Check]:
     return found
 
 
+@once_per_run
+def slots_of(run: RedactedRun) -> frozenset[Slot]:
+    """Every slot of ``run`` (one a check, as a run's case ids are unique): two runs whose slots
+    are the same paired every check, which is what most comparisons find."""
+    return frozenset(check.slot for check in checks_of(run))
+
+
 def _label(name: str, occurrence: int) -> str:
     return name if occurrence == 0 else f"{name} #{occurrence + 1}"
 
 
-@dataclass(frozen=True)
-class Pair:
-    """A slot and the check each run holds there (``None`` where a run has none)."""
+class Pair(NamedTuple):
+    """A slot and the check each run holds there (``None`` where a run has none); a named
+    tuple, as ``Fact``."""
 
     slot: Slot
     left: Check | None

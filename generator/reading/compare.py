@@ -21,8 +21,7 @@ band is read on the run itself).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Literal
+from typing import Literal, NamedTuple
 
 from generator.document.numbers import at_precision, within
 from generator.document.redacted import RedactedRun, RedactedVerdict
@@ -42,14 +41,16 @@ Outcome = Literal[
 ]
 
 
-@dataclass(frozen=True)
-class Movement:
-    """How one slot moved from the reference (``before``) to the run (``now``)."""
+class Movement(NamedTuple):
+    """How one slot moved from the reference (``before``) to the run (``now``); a named tuple,
+    cheap to make, as every compared check has one."""
 
     pair: Pair
     outcome: Outcome
     flip: bool = False
     delta: float = 0.0
+    """The change of score at storage precision, where both runs scored the check (a flip
+    too); 0 where one did not."""
     floor: Interval | None = None
     denominators: tuple[int, int] | None = None
     """The reference's and the run's ``considered`` counts, when they differ."""
@@ -93,8 +94,13 @@ def _denominators(before: RedactedVerdict, now: RedactedVerdict) -> tuple[int, i
 
 def _movement(pair: Pair) -> Movement | None:
     before, now = pair.left, pair.right
-    errored = any(c is not None and c.verdict.status == "error" for c in (before, now))
-    if not errored and any(c is not None and c.band is not None for c in (before, now)):
+    errored = (before is not None and before.verdict.status == "error") or (
+        now is not None and now.verdict.status == "error"
+    )
+    banded = (before is not None and before.band is not None) or (
+        now is not None and now.band is not None
+    )
+    if banded and not errored:
         return None
     if before is None:
         return Movement(pair, "new")
@@ -107,7 +113,8 @@ def _movement(pair: Pair) -> Movement | None:
     if before.verdict.status != now.verdict.status:
         if now.verdict.status == "pass" and moved is not None:
             return Movement(pair, "denominator_moved", delta=delta, denominators=moved)
-        return Movement(pair, "improved" if now.verdict.status == "pass" else "regressed", True)
+        flipped: Outcome = "improved" if now.verdict.status == "pass" else "regressed"
+        return Movement(pair, flipped, True, delta)
     if moved is not None:
         return Movement(pair, "denominator_moved", delta=delta, denominators=moved)
     if within(abs(delta), now.verdict.tolerance):

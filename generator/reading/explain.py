@@ -13,6 +13,7 @@ from __future__ import annotations
 from generator.document.redacted import RedactedRun
 from generator.reading import alone, compare
 from generator.reading.checks import checks_of
+from generator.reading.compare import Movement
 from generator.reading.facts import Fact, Kind, Reading, fact
 from generator.reading.pairing import identity_names, pairing_facts
 from generator.reading.refusals import refuse_crossing
@@ -32,9 +33,15 @@ def explain(run: RedactedRun, reference: RedactedRun | None = None) -> Reading:
         ]
         return Reading("run", run.key, None, tuple(facts))
     refuse_crossing(run, reference)
+    return against(run, reference, compare.movements(run, reference))
+
+
+def against(run: RedactedRun, reference: RedactedRun, moved: list[Movement]) -> Reading:
+    """``explain(run, reference)`` told from ``moved``, their ``compare.movements``: a comparison
+    page shows the movements as its table too, so it finds them once. The two runs are ones
+    ``refuse_crossing`` lets through."""
     judge = judge_facts(reference, run)
     lead = [fact("ran", "tally.judge_changed")] if _judge_changed(judge) else []
-    moved = compare.movements(run, reference)
     apart = identity_names(reference, run)
     told = [
         m

@@ -73,16 +73,38 @@ _SCALE = 1_000_000
 """Millionths in one: a stored figure has ``PRECISION`` (six) decimals."""
 
 
-def _millionths(value: float) -> int:
+def millionths(value: float) -> int:
     """A stored figure as a whole count of millionths: exact, and cheap to round."""
     return round(at_precision(value) * _SCALE)
 
 
-def _at(millionths: int, places: int) -> int:
-    """``millionths`` rounded half up (away from zero) to ``places`` decimals, in millionths."""
-    unit = _SCALE // int(10**places)
-    size = (abs(millionths) + unit // 2) // unit * unit
-    return -size if millionths < 0 else size
+_UNITS: tuple[int, ...] = tuple(_SCALE // 10**places for places in range(PRECISION + 1))
+"""The millionths in a unit of each decimal place."""
+
+
+def at_places(figure: int, places: int) -> int:
+    """A figure in millionths rounded half up (away from zero) to ``places`` decimals."""
+    unit = _UNITS[places]
+    size = (abs(figure) + unit // 2) // unit * unit
+    return -size if figure < 0 else size
+
+
+def _close(one: float, other: float, reach: float) -> bool:
+    """Whether two figures may be less than ``reach`` apart once each is rounded to millionths
+    (``millionths``): the rounding moves each by half a millionth, and a float as large as
+    they are by its own precision more. Only figures this close need that rounding, which is
+    costly, to be told apart (a table's scores near their threshold, its changes near zero)."""
+    return abs(one - other) < reach + 2e-6 + (abs(one) + abs(other)) * 1e-12
+
+
+def rounded(value: float, places: int) -> int:
+    """A stored figure rounded half up to ``places`` decimals, in millionths: what each language
+    writes (``Formats.rounded``) with its own symbols."""
+    return at_places(millionths(value), places)
+
+
+_KEPT = 1 << 16
+"""How many written figures a language keeps before it starts again."""
 
 
 def places(
@@ -92,10 +114,10 @@ def places(
     ``PLACES``, and as many more (up to six) as it takes for different ``values`` to print
     differently and for each of ``changes`` (differences between scores) that is not zero to
     print as neither zero nor another change."""
-    groups = ({_millionths(v) for v in values}, {_millionths(c) for c in changes} | {0})
-    found = max(PLACES, _first_place(tolerance) if tolerance else 0)
+    groups = ({millionths(v) for v in values}, {millionths(c) for c in changes} | {0})
+    found = _least(tolerance)
     while found < PRECISION and not all(
-        len({_at(v, found) for v in group}) == len(group) for group in groups
+        len({at_places(v, found) for v in group}) == len(group) for group in groups
     ):
         found += 1
     return found
@@ -108,18 +130,38 @@ def threshold_places(
     and more (up to six) only where a score that is not its threshold would print as it. Two
     scores of one check that differ by less than the tolerance may print alike: the tolerance
     says the difference does not matter; a failing 0.699 printed as the threshold 0.70 would."""
-    limit = _millionths(threshold)
-    near = {_millionths(s) for s in scores} - {limit}
-    found = max(PLACES, _first_place(tolerance) if tolerance else 0)
-    while found < PRECISION and any(_at(s, found) == _at(limit, found) for s in near):
+    reach = 10.0 ** -_least(tolerance)
+    near = [millionths(s) for s in scores if _close(s, threshold, reach)]
+    return places_off(near, millionths(threshold), tolerance)
+
+
+def places_off(
+    figures: Iterable[int | None], threshold: int, tolerance: float | None = None
+) -> int:
+    """``threshold_places`` of figures and a threshold already in millionths (None for a figure
+    not recorded): a figure a unit of the last place or more from the threshold cannot print
+    as it, so only the others are rounded."""
+    found = _least(tolerance)
+    unit = _UNITS[found]
+    near = {f for f in figures if f is not None and abs(f - threshold) < unit} - {threshold}
+    while found < PRECISION and any(
+        at_places(f, found) == at_places(threshold, found) for f in near
+    ):
         found += 1
     return found
 
 
+def _least(tolerance: float | None) -> int:
+    """The fewest decimals of a score: ``PLACES``, or as many as the tolerance's first
+    significant digit needs."""
+    return max(PLACES, _first_place(tolerance) if tolerance else 0)
+
+
 def change_places(changes: Iterable[float], places: int) -> int:
     """``places``, or more (up to six) until no change that is not zero prints as zero."""
-    moved = {_millionths(c) for c in changes} - {0}
-    while places < PRECISION and any(_at(m, places) == 0 for m in moved):
+    reach = 10.0**-places / 2
+    moved = {millionths(c) for c in changes if _close(c, 0.0, reach)} - {0}
+    while places < PRECISION and any(at_places(m, places) == 0 for m in moved):
         places += 1
     return places
 
@@ -154,41 +196,53 @@ class Formats:
         self._point = self._cldr.number_symbols["latn"]["decimal"]
         self._minus = self._cldr.number_symbols["latn"]["minusSign"]
         self._plus = self._cldr.number_symbols["latn"]["plusSign"]
+        self._written: dict[tuple[int, int], str] = {}
 
     def score(self, value: float, places: int = PLACES) -> str:
         """A score at ``places`` decimals (see ``places``): 0.84, 0,84."""
-        if abs(value) >= 1000:
-            rounded = _rounded(_decimal(value), places)
-            return format_decimal(rounded, self._fixed(places), locale=self._cldr)
-        return self._plain(_at(_millionths(value), places), places)
+        return self.rounded(rounded(value, places), places)
 
     def change(self, value: float, places: int = PLACES) -> str:
         """A signed difference of scores: +0.03, -0,03."""
-        if abs(value) >= 1000:
-            fixed = self._fixed(places)
-            rounded = _rounded(_decimal(value), places)
-            return format_decimal(rounded, f"+{fixed};-{fixed}", locale=self._cldr)
-        text = self._plain(_at(_millionths(value), places), places)
+        return self.rounded_change(rounded(value, places), places)
+
+    def rounded(self, figure: int, places: int) -> str:
+        """A score already ``rounded`` to ``places`` decimals: a table rounds its figures once
+        for both languages, and each language keeps what it wrote, as a table's figures come
+        back page after page (two or three decimals take a few thousand values in all)."""
+        try:
+            return self._written[figure, places]
+        except KeyError:
+            if len(self._written) >= _KEPT:
+                self._written.clear()
+            text = self._written[figure, places] = self._write(figure, places)
+            return text
+
+    def rounded_change(self, figure: int, places: int) -> str:
+        """A change already ``rounded`` to ``places`` decimals, signed."""
+        text = self.rounded(figure, places)
         return text if text.startswith(self._minus) else self._plus + text
 
-    def _plain(self, millionths: int, places: int) -> str:
-        """A figure below a thousand (already rounded to ``places``), which needs no grouping,
-        in the language's symbols: what ``format_decimal`` writes, without its cost (a run page
-        prints hundreds of scores)."""
-        whole, part = divmod(abs(millionths), _SCALE)
+    def _write(self, figure: int, places: int) -> str:
+        """A figure below a thousand needs no grouping: it is written here in the language's
+        symbols, as ``format_decimal`` would write it, without its cost."""
+        if abs(figure) >= 1000 * _SCALE:
+            shown = Decimal(figure).scaleb(-PRECISION)
+            return format_decimal(shown, self._fixed(places), locale=self._cldr)
+        whole, part = divmod(abs(figure), _SCALE)
         digits = f"{part:0{PRECISION}d}"[:places]
         text = f"{whole}{self._point}{digits}" if places else str(whole)
-        return f"{self._minus}{text}" if millionths < 0 else text
+        return f"{self._minus}{text}" if figure < 0 else text
 
     def setting(self, value: float) -> str:
         """A declared figure (a tolerance) with every digit it has: 0.05, 0,047619."""
-        return format_decimal(_decimal(value), "#,##0.######", locale=self._cldr)
+        return _setting(self._cldr, value)
 
     def count(self, value: int | None) -> str:
         """A count (cases, calls, tokens), grouped as the language groups: 12,345, 12.345."""
         if value is None:
             return self.unknown
-        return format_decimal(value, "#,##0", locale=self._cldr)
+        return _count(self._cldr, value)
 
     def share(self, value: float) -> str:
         """A share of 1 as a percentage: 83%; 99.6% rather than 100% for a share short of all."""
@@ -232,6 +286,20 @@ class Formats:
     @staticmethod
     def _fixed(places: int) -> str:
         return "#,##0." + "0" * places if places else "#,##0"
+
+
+@lru_cache(maxsize=1 << 12)
+def _count(cldr: Locale, value: int) -> str:
+    """``Formats.count``, kept: every page counts the same few things (cases, checks, calls,
+    answers), and ``format_decimal`` parses its pattern at every call."""
+    return format_decimal(value, "#,##0", locale=cldr)
+
+
+@lru_cache(maxsize=1 << 10)
+def _setting(cldr: Locale, value: float) -> str:
+    """``Formats.setting``, kept as counts are: a run page writes each check's tolerance, and a
+    suite has a few."""
+    return format_decimal(_decimal(value), "#,##0.######", locale=cldr)
 
 
 @lru_cache(maxsize=1 << 14)

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from typing import Literal
 
 from generator.document.redacted import RedactedRun
-from generator.reading.checks import Pair, checks_of, pairs
+from generator.reading.checks import Pair, checks_of, pairs, slots_of
 from generator.reading.facts import Fact, Section, fact
 
 Why = Literal["identity", "rules", "cases"]
@@ -40,6 +40,8 @@ def _name(pair: Pair) -> tuple[str, str, str]:
 
 def unpaired(left: RedactedRun, right: RedactedRun) -> list[Unpaired]:
     """Every check name with a verdict that paired with nothing, in reading order."""
+    if slots_of(left) == slots_of(right):
+        return []
     lonely = [p for p in pairs(left, right) if p.left is None or p.right is None]
     sides = {
         side: {_name(p) for p in lonely if (p.left if side == "left" else p.right) is not None}
@@ -63,12 +65,8 @@ def unpaired(left: RedactedRun, right: RedactedRun) -> list[Unpaired]:
 
 def nothing_paired(left: RedactedRun, right: RedactedRun) -> bool:
     """True when both runs have verdicts and none of them pairs with one of the other's."""
-    found = list(pairs(left, right))
-    return (
-        any(p.left is not None for p in found)
-        and any(p.right is not None for p in found)
-        and all(p.left is None or p.right is None for p in found)
-    )
+    one, other = slots_of(left), slots_of(right)
+    return bool(one) and bool(other) and one.isdisjoint(other)
 
 
 def pairing_facts(left: RedactedRun, right: RedactedRun, section: Section) -> list[Fact]:

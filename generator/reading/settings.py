@@ -8,7 +8,7 @@ of them; a check's rule is the one on its first verdict.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from typing import Literal
 
@@ -16,6 +16,7 @@ from generator.document.numbers import at_precision
 from generator.document.redacted import RedactedConfig, RedactedRun, RedactedVerdict
 from generator.reading.checks import checks_of
 from generator.reading.facts import Fact, Kind, fact
+from generator.reading.memo import once_per_run
 
 
 @dataclass(frozen=True)
@@ -35,8 +36,10 @@ def _samples_asked(verdict: RedactedVerdict) -> int:
     return len(verdict.samples) if verdict.samples else 1
 
 
-def rules_of(run: RedactedRun) -> dict[str, Rule]:
-    """Each assertion id's rule, in reading order."""
+@once_per_run
+def rules_of(run: RedactedRun) -> Mapping[str, Rule]:
+    """Each assertion id's rule, in reading order: once per run, which is read against the run
+    before it, its reference, and the run after it."""
     found: dict[str, Rule] = {}
     for check in checks_of(run):
         v = check.verdict

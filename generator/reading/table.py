@@ -8,13 +8,11 @@ one row here: the check is still there, its rules moved.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Literal
+from typing import Literal, NamedTuple
 
 from generator.document.numbers import at_precision
-from generator.document.redacted import RedactedRun
 from generator.reading.checks import Check
-from generator.reading.compare import Movement, Outcome, movements
+from generator.reading.compare import Movement, Outcome
 
 Verdict = Literal["worse", "better", "same", "new", "gone", "unjudged", "counted", "rules"]
 """How a check moved: ``same`` is within its tolerance (or its reference's noise); ``counted``
@@ -35,9 +33,8 @@ ORDER: tuple[Verdict, ...] = ("worse", "unjudged", "rules", "new", "gone", "coun
 """The verdicts a reader looks for first; ``same`` comes last."""
 
 
-@dataclass(frozen=True)
-class Row:
-    """One check of one case (or of the whole run) in both runs."""
+class Row(NamedTuple):
+    """One check of one case (or of the whole run) in both runs (a named tuple, as ``Fact``)."""
 
     case: str | None
     check: str
@@ -53,10 +50,10 @@ def _key(check: Check) -> tuple[str, str | None, str]:
     return (check.slot[0], check.case, check.label)
 
 
-def comparison_rows(run: RedactedRun, reference: RedactedRun) -> list[Row]:
-    """Every compared check of ``run`` against ``reference``, in the run's reading order; a
-    check of one case that is gone under one identity and new under another is one row."""
-    moved = movements(run, reference)
+def comparison_rows(moved: list[Movement]) -> list[Row]:
+    """Every compared check of a run against its reference, from their ``movements``, in the
+    run's reading order; a check of one case that is gone under one identity and new under
+    another is one row."""
     gone = {_key(m.reference): m for m in moved if m.outcome == "missing"}
     new = {_key(m.run): m for m in moved if m.outcome == "new"}
     rows = []
@@ -71,23 +68,23 @@ def comparison_rows(run: RedactedRun, reference: RedactedRun) -> list[Row]:
 
 
 def _row(m: Movement) -> Row:
+    """A movement's row; its change is the movement's own, where both runs scored it (neither
+    side missing nor errored)."""
     before, now = m.pair.left, m.pair.right
     named = m.pair.named
-    scored = (
-        before is not None
-        and now is not None
-        and before.verdict.score is not None
-        and now.verdict.score is not None
-    )
     return Row(
         case=named.case,
         check=named.label,
         before=before,
         now=now,
         verdict=VERDICTS[m.outcome],
-        delta=at_precision(now.score - before.score) if scored and before and now else None,
+        delta=None if m.outcome in _UNSCORED else m.delta,
         threshold_moved=bool(before and now and before.verdict.threshold != now.verdict.threshold),
     )
+
+
+_UNSCORED = frozenset({"new", "missing", "errored"})
+"""Outcomes of a check that one run or the other did not score: no change to show."""
 
 
 def _rules_row(gone: Movement, new: Movement) -> Row:

@@ -10,10 +10,12 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from statistics import median
-from typing import Any
+from typing import NamedTuple
+
+from markupsafe import Markup, escape
 
 from generator.document.redacted import RedactedResponse, RedactedRun, RedactedVerdict
-from generator.reading.formats import threshold_places
+from generator.reading.formats import rounded, threshold_places
 from generator.reading.memo import once_per_run
 from generator.site.charts import STATUS_LETTER
 from generator.site.readings import alone, on_the_line
@@ -28,6 +30,7 @@ def case_anchor(case_id: str) -> str:
     )
 
 
+@once_per_run
 def tally(run: RedactedRun) -> tuple[int, int, int]:
     """How many verdicts of the run passed, failed, and could not be judged."""
     verdicts = verdicts_of(run)
@@ -224,35 +227,50 @@ def trajectories(run: RedactedRun) -> list[Trajectory]:
     return found
 
 
+Cell = tuple[str, int | None, int]
+"""A cell of a case grid: its class, its score rounded (in millionths, None where the check
+could not judge) and the decimals that rounded it."""
+
+
+class GridLine(NamedTuple):
+    """A case's row of a run page's case grid, in no language yet: its anchor and id escaped,
+    and a ``Cell`` per check, None where the case has no such verdict."""
+
+    anchor: Markup
+    case: Markup
+    suspended: bool
+    cells: tuple[Cell | None, ...]
+
+
 @once_per_run
-def case_matrix(run: RedactedRun) -> tuple[list[str], list[dict[str, Any]]]:
-    """The case × check matrix of a run page: check names, then a row per case with one cell
-    per check, ``(class, score)`` (the stored score) or None where the case has no such
-    verdict. A cell's class is its status letter, ``l`` after it where the check is on the line
-    (as the run's reading finds it), and nothing for a pass off the line, the commonest cell by
-    far."""
+def case_matrix(run: RedactedRun) -> tuple[list[str], tuple[GridLine, ...]]:
+    """The case × check matrix of a run page: check names, then a line per case. A cell's
+    class is its status letter, ``l`` after it where the check is on the line (as the run's
+    reading finds it), and nothing for a pass off the line, the commonest cell by far."""
     marked = on_the_line(alone(run))
     names = list(dict.fromkeys(v.assertion for case in run.results for v in case.verdicts))
-    rows = []
+    digits = {row.name: row.places for row in check_rows(run)}
+    lines = []
     for case in run.results:
         by_name = {v.assertion: v for v in case.verdicts}
-        rows.append(
-            {
-                "case_id": case.case_id,
-                "anchor": case_anchor(case.case_id),
-                "suspended": case.suspended,
-                "cells": [
-                    (
-                        _cell_class(by_name[name].status, (case.case_id, name) in marked),
-                        by_name[name].score,
-                    )
-                    if name in by_name
-                    else None
-                    for name in names
-                ],
-            }
+        cells: list[Cell | None] = []
+        for name in names:
+            verdict = by_name.get(name)
+            if verdict is None:
+                cells.append(None)
+                continue
+            score = None if verdict.score is None else rounded(verdict.score, digits[name])
+            line = (case.case_id, name) in marked
+            cells.append((_cell_class(verdict.status, line), score, digits[name]))
+        lines.append(
+            GridLine(
+                escape(case_anchor(case.case_id)),
+                escape(case.case_id),
+                case.suspended,
+                tuple(cells),
+            )
         )
-    return names, rows
+    return names, tuple(lines)
 
 
 def _cell_class(status: str, on_the_line: bool) -> str:

@@ -17,6 +17,7 @@ from typing import Any
 from generator.document.numbers import at_precision
 from generator.document.redacted import RedactedRun
 from generator.reading.formats import Formats, needs_seconds, places
+from generator.reading.memo import once_per_run
 from generator.reading.table import Row
 from generator.site.summary import RunSummary
 
@@ -120,7 +121,7 @@ def interval_chart(run: RedactedRun, labels: Mapping[str, str]) -> Chart | None:
     its score and its threshold; None when nothing was sampled.
 
     The data names each case and check once, and each check's threshold once. Its rows are
-    one flat list, ``stride`` numbers a row: case, check, min, max, score and, when some
+    one flat list (packed, as a page carries them), ``stride`` numbers a row: case, check, min, max, score and, when some
     verdict's threshold is not its check's, the threshold; the run-level row's case is
     ``-1``; numbers in millionths. ``verdicts`` holds each row's status, one letter a row
     (``STATUS_LETTER``). Where every case sampled every check (``dense``), a row's place says
@@ -128,6 +129,30 @@ def interval_chart(run: RedactedRun, labels: Mapping[str, str]) -> Chart | None:
     table is written by ``charts.js`` from the same rows: a run of 30 cases and 6 checks would
     otherwise carry every number twice.
     """
+    drawn = _intervals(run)
+    if drawn is None:
+        return None
+    data, height, parts = drawn
+    columns = (
+        "column.check",
+        "column.min",
+        "chart.score",
+        "column.max",
+        "chart.threshold",
+        "column.status",
+    )
+    data = data | {
+        "run": labels["where.run"],
+        "labels": {k: labels[f"chart.{k}"] for k in ("score", "band", "threshold")},
+        "statuses": [labels[f"status.{status}"] for status in STATUSES],
+    }
+    return Chart(data, height, tuple(labels[c] for c in columns), (), parts)
+
+
+@once_per_run
+def _intervals(run: RedactedRun) -> tuple[dict[str, Any], int, tuple[int, ...]] | None:
+    """``interval_chart``'s data in no language yet (its rows packed), its height and its
+    parts: once for both languages."""
     checks: dict[str, int] = {}
     thresholds: list[int | None] = []
     rows: list[list[Any]] = []
@@ -137,10 +162,13 @@ def interval_chart(run: RedactedRun, labels: Mapping[str, str]) -> Chart | None:
         for v in case.verdicts
         if v.sample_min is not None and v.sample_max is not None
     ] + [(-1, v) for v in run.aggregate if v.sample_min is not None and v.sample_max is not None]
+    limits: dict[float, int | None] = {}  # each threshold in millionths, found once
     for n, v in sampled:
+        if v.threshold not in limits:
+            limits[v.threshold] = millionths(v.threshold)
         if v.assertion not in checks:
             checks[v.assertion] = len(checks)
-            thresholds.append(millionths(v.threshold))
+            thresholds.append(limits[v.threshold])
         rows.append(
             [
                 n,
@@ -148,7 +176,7 @@ def interval_chart(run: RedactedRun, labels: Mapping[str, str]) -> Chart | None:
                 millionths(v.sample_min),
                 millionths(v.sample_max),
                 millionths(v.score),
-                millionths(v.threshold),
+                limits[v.threshold],
             ]
         )
     if not rows:
@@ -158,61 +186,85 @@ def interval_chart(run: RedactedRun, labels: Mapping[str, str]) -> Chart | None:
     dense = [row[:2] for row in rows] == [[n // width, n % width] for n in range(len(rows))]
     skip = 2 if dense else 0
     stride = (6 if varied else 5) - skip
-    columns = (
-        "column.check",
-        "column.min",
-        "chart.score",
-        "column.max",
-        "chart.threshold",
-        "column.status",
-    )
     data = {
         "kind": "intervals",
         "cases": [case.case_id for case in run.results],
-        "run": labels["where.run"],
         "checks": list(checks),
         "thresholds": thresholds,
         "stride": stride,
         "dense": dense,
-        "rows": [number for row in rows for number in row[skip : skip + stride]],
+        "rows": packed([number for row in rows for number in row[skip : skip + stride]]),
         "verdicts": "".join(STATUS_LETTER[v.status] for _, v in sampled),
-        "labels": {k: labels[f"chart.{k}"] for k in ("score", "band", "threshold")},
-        "statuses": [labels[f"status.{status}"] for status in STATUSES],
     }
     parts = tuple(sum(1 for row in rows if row[1] == k) for k in range(len(checks)))
-    return Chart(data, 80 + 26 * len(rows), tuple(labels[c] for c in columns), (), parts)
+    return data, 80 + 26 * len(rows), parts
 
 
-def compare_charts(rows: Sequence[Row], labels: Mapping[str, str]) -> list[tuple[str, Chart]]:
-    """For each check sampled in either run, one chart of both runs' intervals case by case:
-    the earlier run's band above the later one's, with each score and the threshold."""
+@dataclass(frozen=True)
+class Drawing:
+    """A comparison chart in no language yet: one check's cases (None for the whole run) and
+    their rows, made once for both languages."""
+
+    check: str
+    cases: tuple[str | None, ...]
+    rows: str
+    """Packed (``packed``), as a page carries them."""
+    threshold: int | None
+
+
+def compare_drawings(rows: Sequence[Row]) -> tuple[Drawing, ...]:
+    """For each check sampled in either run, both runs' intervals case by case (``compare_charts``
+    draws them): the earlier run's smallest and largest sample and score, then the later
+    run's, in millionths."""
     by_check: dict[str, list[Row]] = {}
     for row in rows:
-        if any(side is not None and side.sampled for side in (row.before, row.now)):
+        before, now = row.before, row.now
+        if (before is not None and before.sampled) or (now is not None and now.sampled):
             by_check.setdefault(row.check, []).append(row)
-    charts = []
+    drawings = []
     for check, found in by_check.items():
         numbers: list[int | None] = []
         for row in found:
             for side in (row.before, row.now):
-                low, high = side.sampled if side is not None and side.sampled else (None, None)
-                score = side.verdict.score if side is not None else None
-                numbers += [millionths(low), millionths(high), millionths(score)]
+                score, low, high = side.figures if side is not None else (None, None, None)
+                sampled = low is not None and high is not None
+                numbers += [low, high, score] if sampled else [None, None, score]
         threshold = next(s.verdict.threshold for r in found for s in (r.now, r.before) if s)
-        data = {
-            "kind": "compare",
-            "cases": [row.case or labels["where.run"] for row in found],
-            "rows": numbers,
-            "threshold": millionths(threshold),
-            "labels": {
-                "before": labels["chart.before"],
-                "now": labels["chart.now"],
-                "score": labels["chart.score"],
-                "threshold": labels["chart.threshold"],
-            },
-        }
-        charts.append((check, Chart(data, 90 + 30 * len(found), (), ())))
-    return charts
+        cases = tuple(row.case for row in found)
+        drawings.append(Drawing(check, cases, packed(numbers), millionths(threshold)))
+    return tuple(drawings)
+
+
+def compare_charts(
+    drawings: Sequence[Drawing], labels: Mapping[str, str]
+) -> list[tuple[str, Chart]]:
+    """For each check sampled in either run, one chart of both runs' intervals case by case:
+    the earlier run's band above the later one's, with each score and the threshold."""
+    named = {
+        "before": labels["chart.before"],
+        "now": labels["chart.now"],
+        "score": labels["chart.score"],
+        "threshold": labels["chart.threshold"],
+    }
+    run = labels["where.run"]
+    return [
+        (
+            drawing.check,
+            Chart(
+                {
+                    "kind": "compare",
+                    "cases": [case or run for case in drawing.cases],
+                    "rows": drawing.rows,
+                    "threshold": drawing.threshold,
+                    "labels": dict(named),
+                },
+                90 + 30 * len(drawing.cases),
+                (),
+                (),
+            ),
+        )
+        for drawing in drawings
+    ]
 
 
 PACKED = frozenset({"intervals", "compare", "history"})
@@ -239,8 +291,9 @@ def unpacked(text: str) -> list[int | None]:
 
 
 def on_page(data: Mapping[str, Any]) -> Mapping[str, Any]:
-    """A chart's data as a page carries it: its rows packed where its kind is ``PACKED``."""
-    if data.get("kind") in PACKED:
+    """A chart's data as a page carries it: its rows packed where its kind is ``PACKED`` (a
+    chart drawn up once for both languages carries them packed already)."""
+    if data.get("kind") in PACKED and not isinstance(data["rows"], str):
         return {**data, "rows": packed(data["rows"])}
     return data
 

@@ -3,6 +3,7 @@ sent a link to."""
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -10,19 +11,38 @@ from typing import Any
 from markupsafe import Markup
 
 from generator.document.redacted import RedactedRun
-from generator.reading import NotComparable, explain
+from generator.reading import NotComparable
 from generator.reading.checks import Check
+from generator.reading.compare import movements
+from generator.reading.explain import against
 from generator.reading.facts import Reading
-from generator.reading.formats import Formats, change_places, threshold_places
-from generator.reading.table import Row, comparison_rows
+from generator.reading.formats import Formats, change_places, millionths, places_off
+from generator.reading.refusals import refuse_crossing
+from generator.reading.table import Row, Verdict, comparison_rows
 from generator.site.cases import Trajectory, case_matrix, check_rows, step_text, tally, trajectories
-from generator.site.charts import STATUS_LETTER, compare_charts, interval_chart
+from generator.site.charts import Drawing, compare_charts, compare_drawings, interval_chart
 from generator.site.history import HistoryPages
 from generator.site.readings import MARKED, alone, on_the_line
 from generator.site.summary import status_of
+from generator.site.tables import (
+    ComparedLine,
+    case_rows,
+    compared_lines,
+    compared_rows,
+    figures_of,
+)
 from generator.site.writer import Body, diff_path, href, reading_sections, run_path, suite_path
 
-VERDICT_ORDER = ("worse", "unjudged", "rules", "new", "gone", "counted", "better", "same")
+VERDICT_ORDER: tuple[Verdict, ...] = (
+    "worse",
+    "unjudged",
+    "rules",
+    "new",
+    "gone",
+    "counted",
+    "better",
+    "same",
+)
 """How a comparison page counts its rows: what a reader looks for first."""
 
 
@@ -32,11 +52,11 @@ def verdict_counts(
     """How many rows of a comparison have each verdict, said as the language says a count
     ("1 peggiorato", "4 peggiorati"), in the order a reader looks for them; none for a verdict
     no row has."""
-    counts = ((v, sum(row.verdict == v for row in rows)) for v in VERDICT_ORDER)
+    counts = Counter(row.verdict for row in rows)
     return [
         (v, f"{figures.count(n)} {labels[('verdict.' if n == 1 else 'verdicts.') + v]}")
-        for v, n in counts
-        if n
+        for v in VERDICT_ORDER
+        if (n := counts[v])
     ]
 
 
@@ -56,33 +76,13 @@ class Side:
 
 def side(check: Check | None, digits: int, figures: Formats) -> Side | None:
     """One run's side of a comparison row: its score at ``digits`` decimals, and the range of
-    its samples where it has one; None where the run has no such check."""
-    if check is None:
+    its samples where it has one; None where the run has no such check. The site's table
+    writes the same (``tables.Figures.written``)."""
+    shown = figures_of(check, digits)
+    if shown is None:
         return None
-    verdict = check.verdict
-    interval = check.sampled
-    return Side(
-        score=figures.unknown if verdict.score is None else figures.score(verdict.score, digits),
-        interval=f"{figures.score(interval[0], digits)}–{figures.score(interval[1], digits)}"
-        if interval
-        else "",
-        status=STATUS_LETTER[verdict.status],
-    )
-
-
-@dataclass(frozen=True, slots=True)
-class ComparedRow:
-    """A row of a comparison page's table, formatted: fields, not a dict, because the template
-    reads each a hundred times a page and jinja2 finds an attribute first."""
-
-    case: str
-    check: str
-    before: Side | None
-    now: Side | None
-    change: str
-    verdict: str
-    changed: bool
-    line: bool
+    score, interval = shown.written(digits, figures)
+    return Side(score=score, interval=interval, status=shown.status)
 
 
 class Site(HistoryPages):
@@ -111,7 +111,6 @@ class Site(HistoryPages):
         path = run_path(run.tenant, run.suite, run.key)
         names, cases = case_matrix(run)
         intervals = interval_chart(run, self.t)
-        digits = {row.name: row.places for row in check_rows(run)}
 
         def compared(other: str | None) -> str | None:
             if other is None or other == run.key:
@@ -148,21 +147,8 @@ class Site(HistoryPages):
             intervals=intervals,
             interval_heights=[80 + 24 * count for count in intervals.parts] if intervals else [],
             check_names=names,
-            cases=[
-                case
-                | {
-                    "cells": [
-                        (
-                            cell[0],
-                            self.f.score(cell[1], digits[name]) if cell[1] is not None else "",
-                        )
-                        if cell
-                        else None
-                        for name, cell in zip(names, case["cells"], strict=True)
-                    ]
-                }
-                for case in cases
-            ],
+            case_count=len(cases),
+            case_rows=case_rows(cases, len(names), self.t, self.f),
             trajectories=[
                 (
                     trajectory,
@@ -182,9 +168,6 @@ class Site(HistoryPages):
         t = self.t
         title = t[f"diff.title.{role}"].format(suite=run.suite, run=self.f.moment(run.created_at))
         reading = compared.reading
-        rows = compared.rows
-        marked = on_the_line(reading) if reading else set()
-        digits = compared.places
         return self._body(
             "diff",
             path,
@@ -207,21 +190,9 @@ class Site(HistoryPages):
             if reading
             else [],
             refused=t["diff.refused"].format(reason=compared.reason) if compared.reason else None,
-            counts=verdict_counts(rows, t, self.f),
-            rows=[
-                ComparedRow(
-                    case=row.case or t["where.run"],
-                    check=row.check,
-                    before=side(row.before, digits[row.check], self.f),
-                    now=side(row.now, digits[row.check], self.f),
-                    change="" if row.delta is None else self.f.change(row.delta, digits[row.check]),
-                    verdict="threshold" if row.threshold_moved else row.verdict,
-                    changed=row.verdict != "same",
-                    line=(row.case, row.check) in marked,
-                )
-                for row in rows
-            ],
-            charts=compare_charts(rows, t),
+            counts=verdict_counts(compared.rows, t, self.f),
+            rows=compared_rows(compared.lines, t, self.f),
+            charts=compare_charts(compared.drawings, t),
         )
 
     def trajectory_figures(self, trajectory: Trajectory) -> str:
@@ -326,43 +297,48 @@ class Site(HistoryPages):
 @dataclass(frozen=True)
 class Comparison:
     """What a comparison page shows, made once for both languages: the reading of the run
-    against the other, its table and the decimals of each check's figures, or the reason the
-    two cannot be compared."""
+    against the other, its table (rows, the decimals of each check's figures, the rows as the
+    page writes them) and its charts, or the reason the two cannot be compared."""
 
     reading: Reading | None
     rows: tuple[Row, ...]
     reason: str | None
     places: Mapping[str, int] = field(default_factory=dict)
+    lines: tuple[ComparedLine, ...] = ()
+    """The table's rows as its pages write them, in no language yet."""
+    drawings: tuple[Drawing, ...] = ()
+    """Its charts, in no language yet."""
 
 
 def comparison(run: RedactedRun, other: RedactedRun) -> Comparison:
-    """``run`` against ``other``."""
+    """``run`` against ``other``: the reading and the table from one finding of what moved."""
     try:
-        rows = tuple(comparison_rows(run, other))
-        return Comparison(explain(run, other), rows, None, comparison_places(rows))
+        refuse_crossing(run, other)
     except NotComparable as reason:
         return Comparison(None, (), str(reason))
+    moved = movements(run, other)
+    rows = tuple(comparison_rows(moved))
+    reading = against(run, other, moved)
+    places = comparison_places(rows)
+    lines = compared_lines(rows, places, on_the_line(reading))
+    return Comparison(reading, rows, None, places, lines, compare_drawings(rows))
 
 
 def comparison_places(rows: Sequence[Row]) -> dict[str, int]:
     """Decimals for each check of a comparison: as its tolerance needs, more where a score
     would read as its threshold or a change as none."""
-    found: dict[str, tuple[list[float], float, float | None, list[float]]] = {}
+    found: dict[str, tuple[list[int | None], int, float | None, list[float]]] = {}
     for row in rows:
         for side in (row.before, row.now):
             if side is not None:
-                verdict = side.verdict
-                values, _, _, _ = found.setdefault(
-                    row.check, ([], verdict.threshold, verdict.tolerance or None, [])
-                )
-                values += [
-                    v
-                    for v in (verdict.score, verdict.sample_min, verdict.sample_max)
-                    if v is not None
-                ]
+                if row.check not in found:
+                    verdict = side.verdict
+                    limit = millionths(verdict.threshold)
+                    found[row.check] = ([], limit, verdict.tolerance or None, [])
+                found[row.check][0].extend(side.figures)
         if row.delta is not None:
             found[row.check][3].append(row.delta)
     return {
-        check: change_places(changes, threshold_places(values, threshold, tolerance))
-        for check, (values, threshold, tolerance, changes) in found.items()
+        check: change_places(changes, places_off(figures, threshold, tolerance))
+        for check, (figures, threshold, tolerance, changes) in found.items()
     }

@@ -10,7 +10,15 @@ from babel.dates import format_datetime
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from generator.reading.formats import exact, formats, needs_seconds, places
+from generator.document.numbers import PRECISION
+from generator.reading.formats import (
+    change_places,
+    exact,
+    formats,
+    needs_seconds,
+    places,
+    threshold_places,
+)
 
 EN, IT = formats("en"), formats("it")
 
@@ -156,8 +164,6 @@ def test_the_short_form_is_in_utc_and_gains_seconds_only_where_a_column_needs_th
 
 
 def test_a_checks_scores_print_to_its_tolerance_and_never_as_its_threshold_when_they_are_not():
-    from generator.reading.formats import threshold_places
-
     assert threshold_places([0.8104, 0.8099, 0.91], 0.7, 0.05) == 2
     assert threshold_places([0.699, 0.8], 0.7, 0.05) == 3
     assert threshold_places([0.699999, 0.8], 0.7, 0.05) == 6
@@ -187,3 +193,50 @@ def test_a_moment_reads_as_babel_writes_it_in_both_languages(moment, minutes):
         assert figures.moment(iso) == f"{medium} {zone}"
         short = format_datetime(when, "short", tzinfo=UTC, locale=figures.locale)
         assert figures.moment_short(iso) == short
+
+
+edge = st.tuples(st.sampled_from([0.01, 0.005, 0.001, 0.0005]), st.integers(-3, 3)).map(
+    lambda drawn: drawn[0] + drawn[1] / 1e6
+)
+"""A figure a whole decimal step away, or half of one, give or take a millionth or three."""
+near_threshold = st.tuples(
+    st.floats(min_value=0, max_value=1) | st.integers(0, 200).map(lambda k: k / 200),
+    st.lists(
+        st.floats(min_value=-0.02, max_value=0.02) | edge | edge.map(lambda d: -d),
+        min_size=1,
+        max_size=8,
+    ),
+)
+
+
+@settings(max_examples=500, deadline=None)
+@given(
+    drawn=near_threshold,
+    setting=st.sampled_from([(None, 2), (0.05, 2), (0.001, 3), (0.0001, 4)]),
+    base=st.integers(min_value=2, max_value=5),
+)
+def test_a_tables_decimals_are_the_fewest_that_keep_scores_off_their_threshold_and_changes_off_zero(
+    drawn, setting, base
+):
+    """Only the figures close to the threshold (or to zero) are rounded to tell them apart, as
+    no other can print as it: the decimals are still the fewest their definitions allow.
+    ``setting`` is a tolerance and the fewest decimals it asks for."""
+    threshold, offsets = drawn
+    tolerance, least = setting
+    scores = [min(1.0, max(0.0, threshold + offset)) for offset in offsets]
+    off = [s for s in scores if exact(s) != exact(threshold)]
+
+    def apart(p: int) -> bool:
+        return all(EN.score(s, p) != EN.score(threshold, p) for s in off)
+
+    found = threshold_places(scores, threshold, tolerance)
+    assert found == next((p for p in range(least, PRECISION) if apart(p)), PRECISION)
+    changes = [s - threshold for s in scores]
+    moved = [c for c in changes if exact(c) not in ("0.0", "-0.0")]
+
+    def nonzero(p: int) -> bool:
+        return all(EN.score(abs(c), p).strip("0.") for c in moved)
+
+    assert change_places(changes, base) == next(
+        (p for p in range(base, PRECISION) if nonzero(p)), PRECISION
+    )

@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 
 from generator.reading import explain
+from generator.reading.compare import movements
 from generator.reading.table import comparison_rows
 from tests._helpers import a_corpus_run
 from tests.conftest import CORPUS
@@ -51,7 +52,7 @@ def test_the_comparison_table_gives_each_check_the_verdict_its_sentence_gives(
         for f in reading.facts
         if f.kind in FACT_VERDICTS
     }
-    rows = {(row.case, row.check): row.verdict for row in comparison_rows(now, before)}
+    rows = {(row.case, row.check): row.verdict for row in comparison_rows(movements(now, before))}
     shown = {
         key: verdict for key, verdict in rows.items() if verdict in set(FACT_VERDICTS.values())
     }
@@ -59,7 +60,7 @@ def test_the_comparison_table_gives_each_check_the_verdict_its_sentence_gives(
 
 
 def test_a_check_that_flipped_shows_the_change_of_its_score():
-    rows = comparison_rows(a_corpus_run(RUN2), a_corpus_run(RUN1))
+    rows = comparison_rows(movements(a_corpus_run(RUN2), a_corpus_run(RUN1)))
     flipped = [row for row in rows if row.verdict in ("worse", "better")]
     assert flipped
     for row in flipped:

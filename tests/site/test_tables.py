@@ -1,0 +1,76 @@
+"""The tables joined as strings (``site/tables.py``) say what one definition says: a comparison
+page's row writes each side as the report's ``side`` does and its change as ``Formats.change``,
+and a run page's grid writes each score as ``Formats.score`` at its check's decimals, in both
+languages, though their figures are rounded once for the two."""
+
+from __future__ import annotations
+
+import re
+
+from hypothesis import HealthCheck, given, settings
+
+from generator.document.redacted import RedactedRun
+from generator.site.build import environment
+from generator.site.cases import check_rows
+from generator.site.labels import LOCALES
+from generator.site.pages import Site, comparison, side
+from tests._strategies import run_pairs
+
+SITES = [Site(environment(), locale) for locale in LOCALES]
+
+
+def _body(html: str, opening: str) -> list[str]:
+    """The rows of the table whose markup starts with ``opening``, one a line."""
+    table = html.split(opening, 1)[1]
+    return table.split("<tbody>\n", 1)[1].split("</tbody>", 1)[0].splitlines()
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(pair=run_pairs())
+def test_a_comparison_row_says_each_side_as_the_report_does(
+    pair: tuple[RedactedRun, RedactedRun],
+):
+    before, now = pair
+    compared = comparison(now, before)
+    for site in SITES:
+        html = site.diff(now, before, compared, "previous").html
+        if compared.reason is not None:
+            continue
+        lines = _body(html, '<div class="runsite-compare">')
+        assert len(lines) == len(compared.rows)
+        for line, row in zip(lines, compared.rows, strict=True):
+            digits = compared.places[row.check]
+            cells = line.split("<td")[2:]
+            for cell, check in zip(cells[:2], (row.before, row.now), strict=True):
+                shown = side(check, digits, site.f)
+                if shown is None:
+                    assert cell == ">—"
+                else:
+                    sampled = f" <small>{shown.interval}</small>" if shown.interval else ""
+                    assert cell == f" class={shown.status}>{shown.score}{sampled}"
+            change = "" if row.delta is None else site.f.change(row.delta, digits)
+            assert cells[2] == f">{change}"
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(pair=run_pairs())
+def test_a_case_grid_writes_each_score_at_its_checks_decimals(
+    pair: tuple[RedactedRun, RedactedRun],
+):
+    run = pair[0]
+    digits = {row.name: row.places for row in check_rows(run)}
+    names = list(dict.fromkeys(v.assertion for case in run.results for v in case.verdicts))
+    for site in SITES:
+        html = site.run(run, None, None, None).html
+        lines = _body(html, '<div class="runsite-matrix">')
+        assert len(lines) == len(run.results)
+        for line, case in zip(lines, run.results, strict=True):
+            if case.suspended:
+                continue
+            by_name = {v.assertion: v.score for v in case.verdicts}
+            expected = []
+            for name in names:
+                score = by_name.get(name)
+                expected.append("" if score is None else site.f.score(score, digits[name]))
+            scores = [re.sub(r"^[^>]*>", "", cell) for cell in line.split("<td")[1:]]
+            assert scores == expected
