@@ -70,42 +70,33 @@ def committed(archive: Archive) -> Committed:
     return Committed(store.git_dir, tuple(runs), references)
 
 
-READS = 16
-"""Blobs one ``git cat-file`` reads before a fresh one takes over: git keeps what it inflated
-(its other caches grow past 60 MB over 600 documents of an archive's packs), so a long-lived
-one would be the largest process of a build."""
-
-DELTA_BASES = "8m"
-"""What ``git cat-file`` keeps of the delta bases it inflated (git's default is 96 MiB): run
-documents are deltas of one another in a pack, and with the default a reader held 110 MiB
-after 16 of the bench's documents, and read them slower (10 ms a document, against 7)."""
+GIT_LIMITS = (
+    "core.deltaBaseCacheLimit=8m",
+    "core.packedGitLimit=4m",
+    "core.packedGitWindowSize=512k",
+)
+"""What one ``git cat-file`` may hold while it reads a build's documents: 8 MiB of the delta
+bases it inflated (git's default is 96 MiB, and with it a reader held 110 MiB after 16 of the
+bench's documents, which are deltas of one another in a pack) and 4 MiB of windows on the packs
+(git maps them whole by default: its map grew with the archive's packs). So one reader lasts a
+whole build at 17 MiB, where a fresh one every 16 documents cost 1 ms a document to start."""
 
 
 class Blobs:
-    """Reads git objects by id through ``git cat-file --batch``, a fresh one every ``READS``."""
+    """Reads git objects by id through one ``git cat-file --batch``."""
 
     def __init__(self, git_dir: Path) -> None:
         self._git_dir = git_dir
         self._process: subprocess.Popen[bytes] | None = None
-        self._reads = 0
 
     def _started(self) -> subprocess.Popen[bytes]:
-        if self._process is None or self._reads >= READS:
-            self.close()
+        if self._process is None:
+            limits = [part for limit in GIT_LIMITS for part in ("-c", limit)]
             self._process = subprocess.Popen(
-                [
-                    "git",
-                    f"--git-dir={self._git_dir}",
-                    "-c",
-                    f"core.deltaBaseCacheLimit={DELTA_BASES}",
-                    "cat-file",
-                    "--batch",
-                ],
+                ["git", f"--git-dir={self._git_dir}", *limits, "cat-file", "--batch"],
                 stdin=subprocess.PIPE,
                 stdout=subprocess.PIPE,
             )
-            self._reads = 0
-        self._reads += 1
         return self._process
 
     def read(self, blob: str) -> bytes:
