@@ -11,10 +11,10 @@ alone, so they do not depend on how the work was divided or how many processes d
 from __future__ import annotations
 
 import gc
-import json
+import pickle
 import tempfile
 from collections.abc import Callable, Iterator, Mapping, Sequence
-from dataclasses import asdict, dataclass
+from dataclasses import dataclass
 from functools import partial
 from multiprocessing import get_context
 from pathlib import Path
@@ -277,14 +277,16 @@ def _compared(
 
 def _stage(staging: Path, bodies: Sequence[tuple[PageJob, Body]]) -> Path | None:
     """Keep a chunk's bodies in one file until the shells exist: one file a chunk, not one a
-    page, because opening files is what costs most here."""
+    page, because opening files is what costs most here. Pickled, as the build that writes the
+    file is the one that reads it, from its own staging folder: as JSON, the 3 MB of a chunk's
+    bodies took 39 ms to write and read again, pickled 2."""
     if not bodies:
         return None
     folder = staging / "bodies"
     folder.mkdir(exist_ok=True)
-    target = Path(tempfile.mkstemp(dir=folder, suffix=".json")[1])
-    rows = [[asdict(job), body.title, body.html] for job, body in bodies]
-    target.write_text(json.dumps(rows, ensure_ascii=False), encoding="utf-8")
+    target = Path(tempfile.mkstemp(dir=folder, suffix=".pickle")[1])
+    rows = [(job, body.title, body.html) for job, body in bodies]
+    target.write_bytes(pickle.dumps(rows, protocol=pickle.HIGHEST_PROTOCOL))
     return target
 
 
@@ -305,8 +307,8 @@ def wrap(source: Path) -> list[Written]:
     assert context.shells is not None and context.sieve is not None
     written = []
     made: set[Path] = set()
-    for fields, title, body in json.loads(source.read_text(encoding="utf-8")):
-        job = PageJob(**fields)
+    staged: list[tuple[PageJob, str, str]] = pickle.loads(source.read_bytes())
+    for job, title, body in staged:
         if context.for_files:
             body = for_files(body)
         page = context.shells[(job.locale, job.kind)].wrap(title, job.path, body)
