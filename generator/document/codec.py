@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from types import UnionType
 from typing import Annotated, Any, TypeVar, Union, get_args, get_origin
 
+import jiter
 from pydantic import BaseModel, ValidationError
 
 from generator.document.keys import DECLARED, joined, step_to, steps
@@ -65,19 +66,19 @@ def _read_quickly(data: bytes) -> Reading | None:
     (what runsite writes), read in half the time; None for any other document, which the
     careful reading then reads or refuses, in its own words.
 
-    It refuses at least what the careful reading refuses, by other means: numbers past
-    ``LARGEST`` by the bounds of every number the schema types (an integer too long to convert
-    fails the parser), and in metadata, the one place the schema leaves untyped, by a look at
-    its values that also bounds their nesting; a key the schema does not declare, whose value
-    nothing bounds, sends the document to the careful reading."""
+    It refuses at least what the careful reading refuses, by other means: duplicate keys, NaN,
+    text that is not UTF-8 and every lone surrogate by the parser (jiter); numbers past
+    ``LARGEST`` by the bounds of every number the schema types, and in metadata, the one place
+    the schema leaves untyped, by a look at its values that also bounds their nesting; a key
+    the schema does not declare, whose value nothing bounds, sends the document to the careful
+    reading."""
     try:
-        text = data.decode("utf-8-sig")
-        doc = json.loads(text, object_pairs_hook=_unique_keys, parse_constant=_no_constant)
-    except (ValueError, RecursionError, DocumentRefused):
+        doc = jiter.from_json(data, allow_inf_nan=False, catch_duplicate_keys=True)
+    except ValueError:  # any problem, lone surrogates and a byte-order mark among them
         return None
     if not isinstance(doc, dict) or type(doc.get("schema_version")) is not int:
         return None
-    if doc["schema_version"] != SCHEMA or _SURROGATE_ESCAPE.search(text):
+    if doc["schema_version"] != SCHEMA:
         return None
     noted: dict[str, bool] = {}
     try:
