@@ -69,23 +69,24 @@ def _read_quickly(data: bytes) -> Reading | None:
     It refuses at least what the careful reading refuses, by other means: duplicate keys, NaN,
     text that is not UTF-8 and every lone surrogate by the parser (jiter); numbers past
     ``LARGEST`` by the bounds of every number the schema types, and in metadata, the one place
-    the schema leaves untyped, by a look at its values that also bounds their nesting; a key
-    the schema does not declare, whose value nothing bounds, sends the document to the careful
-    reading."""
+    the schema leaves untyped, by a look at its values that also bounds their nesting. A key
+    the schema does not declare, whose value nothing bounds, fails its validation (which
+    forbids one here), and sends the document to the careful reading."""
     try:
-        doc = jiter.from_json(data, allow_inf_nan=False, catch_duplicate_keys=True)
+        doc = jiter.from_json(
+            data, allow_inf_nan=False, catch_duplicate_keys=True, cache_mode="keys"
+        )
     except ValueError:  # any problem, lone surrogates and a byte-order mark among them
         return None
     if not isinstance(doc, dict) or type(doc.get("schema_version")) is not int:
         return None
     if doc["schema_version"] != SCHEMA:
         return None
-    noted: dict[str, bool] = {}
     try:
-        run = Run.model_validate(doc, context=noted)
+        run = Run.model_validate(doc, extra="forbid")
     except ValidationError:
         return None
-    if noted or not all(_plain(metadata, _METADATA_DEPTH) for metadata in _metadata(run)):
+    if not all(_plain(metadata, _METADATA_DEPTH) for metadata in _metadata(run)):
         return None
     return Reading(run, SCHEMA, ())
 

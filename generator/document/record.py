@@ -20,14 +20,11 @@ from functools import cache
 from typing import Annotated, Any, ClassVar, Literal, Self, get_args
 
 from pydantic import (
-    AfterValidator,
     BaseModel,
     ConfigDict,
     Field,
     GetCoreSchemaHandler,
-    JsonValue,
     SerializerFunctionWrapHandler,
-    ValidationInfo,
     model_serializer,
     model_validator,
 )
@@ -48,16 +45,6 @@ from generator.document.values import (
     refusal,
     visible_at,
 )
-
-UNKNOWN_NOTED = "unknown"
-"""The key a validation context gets (set to True) when a record holds a key it does not
-declare: a reader that asks learns so without walking the run."""
-
-
-def _noted(value: JsonValue, info: ValidationInfo) -> JsonValue:
-    if isinstance(info.context, dict):
-        info.context[UNKNOWN_NOTED] = True
-    return value
 
 
 def _fields_of(schema: CoreSchema) -> dict[str, Any]:
@@ -82,9 +69,6 @@ class Record(BaseModel):
 
     written_null: ClassVar[frozenset[str]] = frozenset()
     """Keys the format writes as ``null`` on purpose; every other ``None`` means absent."""
-
-    __pydantic_extra__: dict[str, Annotated[JsonValue, AfterValidator(_noted)]] = Field(init=False)
-    """Keys the record does not declare, kept whole; validating one notes it (see ``_noted``)."""
 
     @classmethod
     def __get_pydantic_core_schema__(
