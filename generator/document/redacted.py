@@ -116,14 +116,16 @@ class RedactedStep(Sealed):
     status: ToolStatus | None = None
     """A tool step's outcome."""
 
-
-def _check_step(step: RedactedStep) -> None:
-    """Refuse a step that carries what its actor's steps do not."""
-    if step.actor == "model":
-        if step.tool is not None or step.status is not None:
-            raise refusal("actor", "a model step carries no tool and no status")
-    elif step.finish is not None or step.status is None:
-        raise refusal("status", "a tool step carries a status and no finish")
+    @model_validator(mode="after")
+    def _by_actor(self) -> Self:
+        """Checked as each step is made: ``redact`` makes each distinct step of a run once and
+        shares it, so the check runs a handful of times a run, not once a step."""
+        if self.actor == "model":
+            if self.tool is not None or self.status is not None:
+                raise refusal("actor", "a model step carries no tool and no status")
+        elif self.finish is not None or self.status is None:
+            raise refusal("status", "a tool step carries a status and no finish")
+        return self
 
 
 class RedactedCall(Sealed):
@@ -235,12 +237,6 @@ class RedactedRun(RunHeader):
                 self._check_verdict(verdict)
             except PydanticCustomError as error:
                 raise placed(f"verdicts[{v}]", error) from None
-        for r, response in enumerate(case.responses or ()):
-            for s, step in enumerate(response.steps or ()):
-                try:
-                    _check_step(step)
-                except PydanticCustomError as error:
-                    raise placed(f"responses[{r}].steps[{s}]", error) from None
         for label in set(case.tool_labels()):
             if not _NUMBERED_TOOL.fullmatch(label) and not self.disclosure.discloses_tool(label):
                 raise refusal("responses", "a tool name the disclosure does not name")
