@@ -67,18 +67,17 @@ class RunCache:
         return self.folder / f"{blob}{suffix}"
 
     def summary(self, blob: str) -> RunSummary | None:
-        """The run's summary, if the cache holds it (and its keys, which are kept first)."""
-        if not self._path(blob, ".keys").is_file():
-            return None
+        """The run's summary, if the cache holds it (and so its keys, kept in the same file)."""
         try:
-            data = json.loads(self._path(blob, ".json").read_bytes())
-            return RunSummary.from_json(data)
+            line, _, _ = self._path(blob, ".run").read_bytes().partition(b"\n")
+            return RunSummary.from_json(json.loads(line))
         except (OSError, ValueError, TypeError, KeyError):
             return None
 
     def keys(self, blob: str) -> Keys:
         """The run's payload keys; ask only for a run whose summary the cache holds."""
-        return np.frombuffer(self._path(blob, ".keys").read_bytes(), dtype="<u8").reshape(-1, 3)
+        _, _, keys = self._path(blob, ".run").read_bytes().partition(b"\n")
+        return np.frombuffer(keys, dtype="<u8").reshape(-1, 3)
 
     def against(self, blob: str, reference: str) -> int | None:
         """How many checks of the run got worse against the reference run, if known."""
@@ -104,6 +103,8 @@ class RunCache:
         _atomic(self._path(name, ".html"), f"{inputs}\n{body}".encode())
 
     def keep(self, blob: str, summary: RunSummary, keys: Keys) -> None:
-        _atomic(self._path(blob, ".keys"), np.ascontiguousarray(keys, dtype="<u8").tobytes())
+        """Keep a run's summary and keys in one file: its summary's JSON on the first line (which
+        JSON written compact never breaks), the keys' bytes after it."""
         text = json.dumps(summary.to_json(), sort_keys=True, separators=(",", ":"))
-        _atomic(self._path(blob, ".json"), text.encode())
+        data = text.encode() + b"\n" + np.ascontiguousarray(keys, dtype="<u8").tobytes()
+        _atomic(self._path(blob, ".run"), data)

@@ -84,4 +84,4 @@ def test_a_build_for_files_leaves_the_web_builds_cache_alone(
     )
     kept = sorted(p for p in (archive / ".runsite" / "cache").iterdir() if p.is_dir())
     assert len(kept) == 2
-    assert all(any(folder.glob("*.keys")) for folder in kept)
+    assert all(any(folder.glob("*.run")) for folder in kept)
