@@ -125,5 +125,14 @@ def check_response(response: RecordedResponse) -> None:
         raise refusal("steps[0].actor", "a trajectory starts with a model step")
     if response.tool_calls is not None:
         calls = [step.call for step in steps if isinstance(step, ToolStep)]
-        if calls != response.tool_calls:
+        if not _same_calls(calls, response.tool_calls):
             raise refusal("steps", "the tool steps do not name the calls in tool_calls")
+
+
+def _same_calls(these: list[ToolCall], those: list[ToolCall]) -> bool:
+    """``these == those``, as pydantic compares records (their fields and undeclared keys),
+    without its ``__eq__``, which took 1.7 ms for a run's 300 calls."""
+    return len(these) == len(those) and all(
+        this.__dict__ == that.__dict__ and this.__pydantic_extra__ == that.__pydantic_extra__
+        for this, that in zip(these, those, strict=True)
+    )
