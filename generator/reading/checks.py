@@ -9,13 +9,13 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from dataclasses import dataclass
-from functools import cached_property
+from functools import cached_property, lru_cache
 from typing import NamedTuple
 
+from generator.document.numbers import at_precision
 from generator.document.record import Calibration
 from generator.document.redacted import RedactedRun, RedactedVerdict
 from generator.reading.facts import Param
-from generator.reading.formats import millionths
 from generator.reading.memo import once_per_run
 
 Slot = tuple[str, str, str, int]
@@ -60,16 +60,46 @@ class Check:
         return None if low is None or high is None else (low, high)
 
     @cached_property
+    def stored(self) -> Stored:
+        """The verdict's figures at storage precision, as a fact holds them: found once, for
+        the facts of the run's page and of each comparison that names the check."""
+        verdict = self.verdict
+        return Stored(
+            None if verdict.score is None else at_precision(verdict.score),
+            None if verdict.sample_min is None else at_precision(verdict.sample_min),
+            None if verdict.sample_max is None else at_precision(verdict.sample_max),
+            setting(verdict.threshold),
+            setting(verdict.tolerance),
+        )
+
+    @cached_property
     def figures(self) -> tuple[int | None, int | None, int | None]:
         """The score, the smallest and the largest sample in millionths (``formats.millionths``;
         None where there is none): found once, for every table and chart that shows them (the
         run's comparisons with the runs before and after it, and with its reference)."""
-        verdict = self.verdict
+        score, low, high, _, _ = self.stored
         return (
-            None if verdict.score is None else millionths(verdict.score),
-            None if verdict.sample_min is None else millionths(verdict.sample_min),
-            None if verdict.sample_max is None else millionths(verdict.sample_max),
+            None if score is None else round(score * _MILLION),
+            None if low is None else round(low * _MILLION),
+            None if high is None else round(high * _MILLION),
         )
+
+
+class Stored(NamedTuple):
+    """A check's score, smallest and largest sample (None where it has none), threshold and
+    tolerance, each at storage precision."""
+
+    score: float | None
+    low: float | None
+    high: float | None
+    threshold: float
+    tolerance: float
+
+
+_MILLION = 1_000_000
+
+setting = lru_cache(maxsize=1 << 12)(at_precision)
+"""``at_precision`` of a threshold or a tolerance, kept: a run's checks have a few."""
 
 
 @once_per_run
