@@ -221,18 +221,12 @@ def suspended(section: Section, run: RedactedRun) -> list[Fact]:
 def sampled(run: RedactedRun) -> tuple[Fact, ...]:
     """Checks on the line, budgets with calls over their cap, judges split three ways."""
     checks = checks_of(run)
-    facts = [
-        fact(
-            "samples",
-            "check.on_the_line",
-            **c.where,
-            low=interval[0],
-            high=interval[1],
-            threshold=c.verdict.threshold,
-        )
-        for c in on_the_line_of(run)
-        if (interval := c.sampled)
-    ]
+    facts: list[Fact] = []
+    for c in on_the_line_of(run):
+        low, high, threshold = c.stored.low, c.stored.high, c.stored.threshold
+        if low is not None and high is not None:  # its figures stored already (Check.stored)
+            where = {**c.where, "low": low, "high": high, "threshold": threshold}
+            facts.append(Fact("samples", "check.on_the_line", where))
     for c in checks:
         over = exceedance(c.verdict)
         if over is None:

@@ -8,23 +8,40 @@ break a comparison; the occurrence tells apart two verdicts of one assertion in 
 from __future__ import annotations
 
 from collections.abc import Iterator
-from dataclasses import dataclass
-from functools import cached_property
+from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import NamedTuple
 
+from generator.document.numbers import at_precision
 from generator.document.record import Calibration
 from generator.document.redacted import RedactedRun, RedactedVerdict
 from generator.reading.facts import Param
-from generator.reading.formats import millionths
 from generator.reading.memo import once_per_run
 
 Slot = tuple[str, str, str, int]
 """(``case`` or ``run``, case id or ``""``, assertion id, occurrence)."""
 
 
-@dataclass(frozen=True)
+class Stored(NamedTuple):
+    """A check's score, smallest and largest sample (None where it has none), threshold and
+    tolerance, each at storage precision."""
+
+    score: float | None
+    low: float | None
+    high: float | None
+    threshold: float
+    tolerance: float
+
+
+Figures = tuple[int | None, int | None, int | None]
+"""A check's score, smallest and largest sample in millionths (``formats.millionths``)."""
+
+
+@dataclass(frozen=True, slots=True)
 class Check:
-    """One verdict, located."""
+    """One verdict, located, with its figures at storage precision: found as the run's checks
+    are, once per run, for the facts, tables and charts of its page and of each comparison
+    that shows it (with the runs before and after it, and with its reference)."""
 
     slot: Slot
     case: str | None
@@ -38,6 +55,23 @@ class Check:
     """The calibration band this verdict must land in, when its case calibrates the judge."""
     error_kind: str | None = None
     """Why the case errored, when the document says."""
+    stored: Stored = field(init=False, repr=False, compare=False)
+    """The verdict's figures as a fact holds them."""
+    figures: Figures = field(init=False, repr=False, compare=False)
+    """The score and the sampled range in millionths (None where there is none), as a table
+    and a chart show them."""
+
+    def __post_init__(self) -> None:
+        verdict = self.verdict
+        score, low, high = verdict.score, verdict.sample_min, verdict.sample_max
+        score = None if score is None else at_precision(score)
+        low = None if low is None else at_precision(low)
+        high = None if high is None else at_precision(high)
+        stored = Stored(score, low, high, setting(verdict.threshold), setting(verdict.tolerance))
+        object.__setattr__(self, "stored", stored)
+        object.__setattr__(
+            self, "figures", (_millionths(score), _millionths(low), _millionths(high))
+        )
 
     @property
     def where(self) -> dict[str, Param]:
@@ -59,17 +93,13 @@ class Check:
         low, high = self.verdict.sample_min, self.verdict.sample_max
         return None if low is None or high is None else (low, high)
 
-    @cached_property
-    def figures(self) -> tuple[int | None, int | None, int | None]:
-        """The score, the smallest and the largest sample in millionths (``formats.millionths``;
-        None where there is none): found once, for every table and chart that shows them (the
-        run's comparisons with the runs before and after it, and with its reference)."""
-        verdict = self.verdict
-        return (
-            None if verdict.score is None else millionths(verdict.score),
-            None if verdict.sample_min is None else millionths(verdict.sample_min),
-            None if verdict.sample_max is None else millionths(verdict.sample_max),
-        )
+
+def _millionths(stored: float | None) -> int | None:
+    return None if stored is None else round(stored * 1_000_000)
+
+
+setting = lru_cache(maxsize=1 << 12)(at_precision)
+"""``at_precision`` of a threshold or a tolerance, kept: a run's checks have a few."""
 
 
 @once_per_run
@@ -107,6 +137,17 @@ def checks_of(run: RedactedRun) -> list[Check]:
             )
         )
     return found
+
+
+def checks_by_case(run: RedactedRun) -> tuple[list[list[Check]], list[Check]]:
+    """``checks_of(run)`` cut into each case's checks, in the order of the run's results, and
+    the whole run's checks."""
+    checks = checks_of(run)
+    found, cut = [], 0
+    for case in run.results:
+        found.append(checks[cut : cut + len(case.verdicts)])
+        cut += len(case.verdicts)
+    return found, checks[cut:]
 
 
 @once_per_run

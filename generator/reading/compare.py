@@ -179,18 +179,7 @@ def moved_facts(
     if overlaps:
         total = sum(1 for m in moved if m.outcome in ("regressed", "improved"))
         found.append(fact("moved", "moved.overlap", count=len(overlaps), moved=total))
-        found += [
-            fact(
-                "moved",
-                "check.overlap",
-                **m.pair.named.where,
-                before_low=old[0],
-                before_high=old[1],
-                now_low=new[0],
-                now_high=new[1],
-            )
-            for m, old, new in overlaps
-        ]
+        found += [_overlap(m) for m, _, _ in overlaps]
     for outcome in _ORDER:
         found += [f for m in moved if m.outcome == outcome for f in _fact_of(m)]
         if outcome == "errored":
@@ -212,43 +201,68 @@ _SCORED: dict[str, Kind] = {
 }
 
 
+def _overlap(m: Movement) -> Fact:
+    """A check that moved although both runs' intervals share a point: its figures are the
+    checks' stored ones (``Check.stored``), at storage precision already."""
+    before, now = m.reference.stored, m.run.stored
+    return Fact(
+        "moved",
+        "check.overlap",
+        {
+            **m.pair.named.where,
+            "before_low": _figure(before.low),
+            "before_high": _figure(before.high),
+            "now_low": _figure(now.low),
+            "now_high": _figure(now.high),
+        },
+    )
+
+
+def _figure(stored: float | None) -> float:
+    """A stored figure the movement's outcome says is there."""
+    assert stored is not None
+    return stored
+
+
 def _fact_of(m: Movement) -> list[Fact]:
-    """The fact that says how one check moved; none for a score that did not move at all."""
+    """The fact that says how one check moved; none for a score that did not move at all. Its
+    figures are the checks' stored ones (``Check.stored``) and the movement's own change, all
+    at storage precision already."""
     where = m.pair.named.where
     if m.outcome == "new":
         if m.run.verdict.status == "error":
             return [fact("moved", "check.new.error", **where)]
+        new = m.run.stored
         return [
-            fact("moved", "check.new", **where, now=m.run.score, threshold=m.run.verdict.threshold)
+            Fact(
+                "moved",
+                "check.new",
+                {**where, "now": _figure(new.score), "threshold": new.threshold},
+            )
         ]
     if m.outcome == "missing":
         return [fact("moved", "check.missing", **where)]
     if m.outcome == "errored":
         return [fact("moved", _errored_kind(m), **where)]
-    before, now = m.reference.score, m.run.score
+    was, now = m.reference.stored, m.run.stored
+    before, after = _figure(was.score), _figure(now.score)
     if m.flip:
-        threshold = m.run.verdict.threshold
+        kind = _FLIP[m.outcome]
         return [
-            fact("moved", _FLIP[m.outcome], **where, before=before, now=now, threshold=threshold)
+            Fact(
+                "moved", kind, {**where, "before": before, "now": after, "threshold": now.threshold}
+            )
         ]
     if m.outcome == "within_noise" and m.floor is not None:
         low, high = m.floor
         return [
-            fact("moved", "check.within_noise", **where, before=before, now=now, low=low, high=high)
-        ]
-    if m.outcome in _SCORED and m.delta:
-        tolerance = m.run.verdict.tolerance
-        return [
             fact(
-                "moved",
-                _SCORED[m.outcome],
-                **where,
-                before=before,
-                now=now,
-                delta=m.delta,
-                tolerance=tolerance,
+                "moved", "check.within_noise", **where, before=before, now=after, low=low, high=high
             )
         ]
+    if m.outcome in _SCORED and m.delta:
+        changed = {"before": before, "now": after, "delta": m.delta, "tolerance": now.tolerance}
+        return [Fact("moved", _SCORED[m.outcome], {**where, **changed})]
     return []
 
 

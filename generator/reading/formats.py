@@ -185,6 +185,29 @@ def _significant(value: Decimal, digits: int) -> Decimal:
     return _rounded(value, max(0, digits - 1 - value.adjusted())).normalize()
 
 
+POINT, MINUS, PLUS = "&.", "&-", "&+"
+"""The marks a figure ``marked`` for no language yet has for its decimal mark and its signs:
+no escaped text holds them, as its every ``&`` starts an entity."""
+
+
+@lru_cache(maxsize=_KEPT)
+def marked(figure: int, places: int) -> str:
+    """A figure in millionths, rounded to ``places`` decimals and smaller than a thousand (no
+    grouping), as every language writes it, its decimal mark and minus sign left as marks: a
+    table is written once for both languages, each putting in its own (``Formats.unmarked``)."""
+    assert abs(figure) < 1000 * _SCALE
+    whole, part = divmod(abs(figure), _SCALE)
+    digits = f"{part:0{PRECISION}d}"[:places]
+    text = f"{whole}{POINT}{digits}" if places else str(whole)
+    return f"{MINUS}{text}" if figure < 0 else text
+
+
+def marked_change(figure: int, places: int) -> str:
+    """A change ``marked``, signed as ``Formats.rounded_change`` signs it."""
+    text = marked(figure, places)
+    return text if text.startswith(MINUS) else PLUS + text
+
+
 class Formats:
     """The figures of one language."""
 
@@ -224,15 +247,19 @@ class Formats:
         return text if text.startswith(self._minus) else self._plus + text
 
     def _write(self, figure: int, places: int) -> str:
-        """A figure below a thousand needs no grouping: it is written here in the language's
-        symbols, as ``format_decimal`` would write it, without its cost."""
+        """A figure below a thousand needs no grouping: it is written as every language writes
+        it (``marked``), in this language's symbols, as ``format_decimal`` would, without its
+        cost."""
         if abs(figure) >= 1000 * _SCALE:
             shown = Decimal(figure).scaleb(-PRECISION)
             return format_decimal(shown, self._fixed(places), locale=self._cldr)
-        whole, part = divmod(abs(figure), _SCALE)
-        digits = f"{part:0{PRECISION}d}"[:places]
-        text = f"{whole}{self._point}{digits}" if places else str(whole)
-        return f"{self._minus}{text}" if figure < 0 else text
+        return self.unmarked(marked(figure, places))
+
+    def unmarked(self, text: str) -> str:
+        """``text`` with the marks of its figures (``marked``) in this language's symbols."""
+        return (
+            text.replace(POINT, self._point).replace(MINUS, self._minus).replace(PLUS, self._plus)
+        )
 
     def setting(self, value: float) -> str:
         """A declared figure (a tolerance) with every digit it has: 0.05, 0,047619."""

@@ -43,12 +43,9 @@ def rules_of(run: RedactedRun) -> Mapping[str, Rule]:
     found: dict[str, Rule] = {}
     for check in checks_of(run):
         v = check.verdict
-        found.setdefault(
-            v.assertion_id,
-            Rule(
-                v.assertion, at_precision(v.threshold), at_precision(v.tolerance), _samples_asked(v)
-            ),
-        )
+        if v.assertion_id not in found:
+            threshold, tolerance = at_precision(v.threshold), at_precision(v.tolerance)
+            found[v.assertion_id] = Rule(v.assertion, threshold, tolerance, _samples_asked(v))
     return found
 
 

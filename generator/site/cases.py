@@ -15,7 +15,8 @@ from typing import NamedTuple
 from markupsafe import Markup, escape
 
 from generator.document.redacted import RedactedResponse, RedactedRun, RedactedVerdict
-from generator.reading.formats import rounded, threshold_places
+from generator.reading.checks import checks_by_case
+from generator.reading.formats import at_places, threshold_places
 from generator.reading.memo import once_per_run
 from generator.site.charts import STATUS_LETTER
 from generator.site.readings import alone, on_the_line
@@ -251,17 +252,19 @@ def case_matrix(run: RedactedRun) -> tuple[list[str], tuple[GridLine, ...]]:
     names = list(dict.fromkeys(v.assertion for case in run.results for v in case.verdicts))
     digits = {row.name: row.places for row in check_rows(run)}
     lines = []
-    for case in run.results:
-        by_name = {v.assertion: v for v in case.verdicts}
+    for case, checks in zip(run.results, checks_by_case(run)[0], strict=True):
+        by_name = {c.verdict.assertion: c for c in checks}
         cells: list[Cell | None] = []
         for name in names:
-            verdict = by_name.get(name)
-            if verdict is None:
+            check = by_name.get(name)
+            if check is None:
                 cells.append(None)
                 continue
-            score = None if verdict.score is None else rounded(verdict.score, digits[name])
+            score = check.figures[0]
+            places = digits[name]
             line = (case.case_id, name) in marked
-            cells.append((_cell_class(verdict.status, line), score, digits[name]))
+            shown = None if score is None else at_places(score, places)
+            cells.append((_cell_class(check.verdict.status, line), shown, places))
         lines.append(
             GridLine(
                 escape(case_anchor(case.case_id)),

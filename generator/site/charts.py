@@ -16,6 +16,7 @@ from typing import Any
 
 from generator.document.numbers import at_precision
 from generator.document.redacted import RedactedRun
+from generator.reading.checks import checks_by_case
 from generator.reading.formats import Formats, needs_seconds, places
 from generator.reading.memo import once_per_run
 from generator.reading.table import Row
@@ -156,29 +157,23 @@ def _intervals(run: RedactedRun) -> tuple[dict[str, Any], int, tuple[int, ...]] 
     checks: dict[str, int] = {}
     thresholds: list[int | None] = []
     rows: list[list[Any]] = []
+    by_case, whole_run = checks_by_case(run)
     sampled = [
-        (n, v)
-        for n, case in enumerate(run.results)
-        for v in case.verdicts
-        if v.sample_min is not None and v.sample_max is not None
-    ] + [(-1, v) for v in run.aggregate if v.sample_min is not None and v.sample_max is not None]
+        (n, c)
+        for n, case in [*enumerate(by_case), (-1, whole_run)]
+        for c in case
+        if c.verdict.sample_min is not None and c.verdict.sample_max is not None
+    ]
     limits: dict[float, int | None] = {}  # each threshold in millionths, found once
-    for n, v in sampled:
+    for n, c in sampled:
+        v = c.verdict
         if v.threshold not in limits:
             limits[v.threshold] = millionths(v.threshold)
         if v.assertion not in checks:
             checks[v.assertion] = len(checks)
             thresholds.append(limits[v.threshold])
-        rows.append(
-            [
-                n,
-                checks[v.assertion],
-                millionths(v.sample_min),
-                millionths(v.sample_max),
-                millionths(v.score),
-                limits[v.threshold],
-            ]
-        )
+        score, low, high = c.figures
+        rows.append([n, checks[v.assertion], low, high, score, limits[v.threshold]])
     if not rows:
         return None
     varied = any(row[5] != thresholds[row[1]] for row in rows)
@@ -194,7 +189,7 @@ def _intervals(run: RedactedRun) -> tuple[dict[str, Any], int, tuple[int, ...]] 
         "stride": stride,
         "dense": dense,
         "rows": packed([number for row in rows for number in row[skip : skip + stride]]),
-        "verdicts": "".join(STATUS_LETTER[v.status] for _, v in sampled),
+        "verdicts": "".join(STATUS_LETTER[c.verdict.status] for _, c in sampled),
     }
     parts = tuple(sum(1 for row in rows if row[1] == k) for k in range(len(checks)))
     return data, 80 + 26 * len(rows), parts

@@ -24,13 +24,7 @@ from generator.site.charts import Drawing, compare_charts, compare_drawings, int
 from generator.site.history import HistoryPages
 from generator.site.readings import MARKED, alone, on_the_line
 from generator.site.summary import status_of
-from generator.site.tables import (
-    ComparedLine,
-    case_rows,
-    compared_lines,
-    compared_rows,
-    figures_of,
-)
+from generator.site.tables import NO_TABLE, Table, case_rows, compared_table, figures_of
 from generator.site.writer import Body, diff_path, href, reading_sections, run_path, suite_path
 
 VERDICT_ORDER: tuple[Verdict, ...] = (
@@ -191,7 +185,7 @@ class Site(HistoryPages):
             else [],
             refused=t["diff.refused"].format(reason=compared.reason) if compared.reason else None,
             counts=verdict_counts(compared.rows, t, self.f),
-            rows=compared_rows(compared.lines, t, self.f),
+            rows=compared.table.written(t, self.f),
             charts=compare_charts(compared.drawings, t),
         )
 
@@ -304,7 +298,7 @@ class Comparison:
     rows: tuple[Row, ...]
     reason: str | None
     places: Mapping[str, int] = field(default_factory=dict)
-    lines: tuple[ComparedLine, ...] = ()
+    table: Table = NO_TABLE
     """The table's rows as its pages write them, in no language yet."""
     drawings: tuple[Drawing, ...] = ()
     """Its charts, in no language yet."""
@@ -320,8 +314,8 @@ def comparison(run: RedactedRun, other: RedactedRun) -> Comparison:
     rows = tuple(comparison_rows(moved))
     reading = against(run, other, moved)
     places = comparison_places(rows)
-    lines = compared_lines(rows, places, on_the_line(reading))
-    return Comparison(reading, rows, None, places, lines, compare_drawings(rows))
+    table = compared_table(rows, places, on_the_line(reading))
+    return Comparison(reading, rows, None, places, table, compare_drawings(rows))
 
 
 def comparison_places(rows: Sequence[Row]) -> dict[str, int]:

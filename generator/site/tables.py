@@ -17,7 +17,8 @@ from typing import NamedTuple
 from markupsafe import Markup, escape
 
 from generator.reading.checks import Check
-from generator.reading.formats import Formats, at_places, rounded
+from generator.reading.formats import Formats, at_places, marked_change, rounded
+from generator.reading.formats import marked as figure
 from generator.reading.table import Row
 from generator.site.cases import Cell, GridLine
 from generator.site.charts import STATUS_LETTER
@@ -53,74 +54,71 @@ def figures_of(check: Check | None, places: int) -> Figures | None:
     )
 
 
-class ComparedLine(NamedTuple):
-    """A row of a comparison page's table in no language yet: its names escaped, its figures
-    rounded, its verdict's class."""
+class Table(NamedTuple):
+    """A comparison page's table in no language yet: its rows' markup, its figures ``marked``,
+    and a numbered field (``str.format``) where each language writes a label, with the keys of
+    those labels (``UNKNOWN`` for a score the run could not judge)."""
 
-    case: Markup | None
-    """None for a check of the whole run, which each language names."""
-    check: Markup
-    places: int
-    before: Figures | None
-    now: Figures | None
-    change: int | None
-    verdict: str
-    changed: bool
-    line: bool
-    """Whether the run's reading finds the check on the line."""
+    markup: str
+    labels: tuple[str, ...]
+
+    def written(self, labels: Mapping[str, str], figures: Formats) -> Markup:
+        """The rows in the language of ``labels`` and ``figures``."""
+        said = [escape(figures.unknown if k == UNKNOWN else labels[k]) for k in self.labels]
+        return Markup(figures.unmarked(self.markup).format(*said))
 
 
-def compared_lines(
+UNKNOWN = ""
+"""The key of the field where a language writes that a figure is not known."""
+
+NO_TABLE = Table("", ())
+"""The table of a comparison refused."""
+
+
+def compared_table(
     rows: Sequence[Row], places: Mapping[str, int], marked: set[tuple[str, str]]
-) -> tuple[ComparedLine, ...]:
-    """The rows of a comparison, each at its check's decimals; ``marked`` are the (case,
-    check) pairs on the line."""
-    names: dict[str, Markup] = {}
-    for row in rows:
-        for name in (row.case, row.check):
-            if name is not None and name not in names:
-                names[name] = escape(name)
-    return tuple(
-        ComparedLine(
-            None if row.case is None else names[row.case],
-            names[row.check],
-            digits := places[row.check],
-            figures_of(row.before, digits),
-            figures_of(row.now, digits),
-            None if row.delta is None else rounded(row.delta, digits),
-            "threshold" if row.threshold_moved else row.verdict,
-            row.verdict != "same",
-            (row.case, row.check) in marked,
-        )
-        for row in rows
-    )
+) -> Table:
+    """The rows of a comparison, each at its check's decimals, written once for both languages:
+    a side as ``Figures.written`` writes it and a change as ``Formats.rounded_change`` does;
+    ``marked`` are the (case, check) pairs on the line. A table of 180 rows writes some 1,300
+    figures, which each language used to write again."""
+    names: dict[str, str] = {}
+    keys: dict[str, str] = {}
 
+    def label(key: str) -> str:
+        if key not in keys:
+            keys[key] = f"{{{len(keys)}}}"
+        return keys[key]
 
-def compared_rows(
-    lines: Sequence[ComparedLine], labels: Mapping[str, str], figures: Formats
-) -> Markup:
-    """The rows of a comparison page's table in the language of ``labels`` and ``figures``."""
-    run = escape(labels["where.run"])
-    unknown = escape(figures.unknown)
-    said = {v: escape(labels[f"verdict.{v}"]) for v in {line.verdict for line in lines}}
+    def named(name: str) -> str:
+        if name not in names:  # a name is on a row of each of its checks or cases
+            names[name] = escape(name).replace("{", "{{").replace("}", "}}")
+        return names[name]
 
-    def side(shown: Figures | None, places: int) -> str:
-        if shown is None:
+    def side(check: Check | None, digits: int) -> str:
+        if check is None:
             return "<td>—"
-        score, interval = shown.written(places, figures)
-        sampled = f" <small>{interval}</small>" if interval else ""
-        return f"<td class={shown.status}>{unknown if shown.score is None else score}{sampled}"
+        score, low, high = check.figures
+        shown = label(UNKNOWN) if score is None else figure(at_places(score, digits), digits)
+        cell = f"<td class={STATUS_LETTER[check.verdict.status]}>{shown}"
+        if low is None or high is None:
+            return cell
+        low, high = at_places(low, digits), at_places(high, digits)
+        return f"{cell} <small>{figure(low, digits)}–{figure(high, digits)}</small>"
 
-    return Markup(
-        "".join(
-            f"<tr{'' if line.changed else ' class=same'}><th>{line.case or run}"
-            f"<td>{line.check}{side(line.before, line.places)}{side(line.now, line.places)}"
-            f"<td>{'' if line.change is None else figures.rounded_change(line.change, line.places)}"
-            f'<td class="runsite-verdict {line.verdict}">{"◐ " if line.line else ""}'
-            f"{said[line.verdict]}\n"
-            for line in lines
+    lines = []
+    for row in rows:
+        digits = places[row.check]
+        verdict = "threshold" if row.threshold_moved else row.verdict
+        change = "" if row.delta is None else marked_change(rounded(row.delta, digits), digits)
+        lines.append(
+            f"<tr{'' if row.verdict != 'same' else ' class=same'}>"
+            f"<th>{named(row.case) if row.case else label('where.run')}<td>{named(row.check)}"
+            f"{side(row.before, digits)}{side(row.now, digits)}<td>{change}"
+            f'<td class="runsite-verdict {verdict}">'
+            f"{'◐ ' if (row.case, row.check) in marked else ''}{label('verdict.' + verdict)}\n"
         )
-    )
+    return Table("".join(lines), tuple(keys))
 
 
 def case_rows(
