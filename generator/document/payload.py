@@ -39,7 +39,7 @@ from generator.document.keys import steps
 from generator.document.model import CaseResult, Run, Verdict
 from generator.document.record import carries_extras, published_settings
 from generator.document.redact import redact
-from generator.document.redacted import Disclosure, RedactedRun, travels
+from generator.document.redacted import Disclosure, RedactedRun, all_travel
 from generator.document.trajectory import RecordedResponse, ToolCall, ToolStep
 
 MINIMUM = 8
@@ -122,7 +122,7 @@ def _verdict_texts(verdict: Verdict, disclosure: Disclosure, texts: list[str]) -
     if verdict.reason is not None:
         texts.append(verdict.reason)
     metadata = verdict.metadata
-    if metadata and not all(map(travels, metadata.values())):
+    if metadata and not all_travel(metadata.values()):
         _json_texts([v for k, v in metadata.items() if not disclosure.releases(k, v)], texts)
 
 

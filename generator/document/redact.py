@@ -20,7 +20,7 @@ from generator.document.redacted import (
     RedactedCall,
     RedactedRun,
     RedactedStep,
-    travels,
+    all_travel,
 )
 from generator.document.trajectory import ModelStep, RecordedResponse, ToolCall, ToolStep
 
@@ -67,7 +67,7 @@ def _kept(record: Any, keys: tuple[str, ...]) -> dict[str, Any]:
 
 def _verdict(verdict: VerdictNumbers, disclosure: Disclosure) -> dict[str, Any]:
     metadata = verdict.metadata
-    if not all(map(travels, metadata.values())):
+    if not all_travel(metadata.values()):
         metadata = {
             key: value for key, value in metadata.items() if disclosure.releases(key, value)
         }

@@ -192,3 +192,17 @@ def test_a_timestamp_without_an_offset_is_refused():
     assert _refusal(a_run(created_at="2026-11-29T22:43:20")).startswith(
         "created_at: an ISO-8601 timestamp without"
     )
+
+
+def test_metadata_holds_json_at_any_depth_and_refuses_what_json_does_not_have():
+    """Metadata is checked a mapping at a time, not by pydantic's ``JsonValue``: a suite's
+    own code that puts a tuple or a set in a verdict's metadata is still refused."""
+    from pydantic import ValidationError
+
+    from generator.document.model import Verdict
+
+    nested = {"n": 1, "s": "x", "b": True, "z": None, "deep": {"list": [1, {"k": [2.5]}]}}
+    assert Verdict.model_validate(a_verdict(metadata=nested)).metadata == nested
+    for bad in ({"t": (1, 2)}, {"deep": {"set": [{1, 2}]}}, {"keys": {1: "one"}}):
+        with pytest.raises(ValidationError):
+            Verdict.model_validate(a_verdict(metadata=bad))
