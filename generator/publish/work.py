@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import gc
 import pickle
+import signal
 import tempfile
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
@@ -160,7 +161,7 @@ def run_in_processes(
         if jobs <= 1 or len(tasks) <= 1:
             yield from map(partial(_collected, work), tasks)
             return
-        with get_context("fork").Pool(min(jobs, len(tasks))) as pool:
+        with get_context("fork").Pool(min(jobs, len(tasks)), _leave_signals) as pool:
             yield from pool.imap(partial(_collected, work), tasks)
     finally:
         if _blobs is not None:
@@ -170,6 +171,15 @@ def run_in_processes(
         gc.unfreeze()
         if collecting:
             gc.enable()
+
+
+def _leave_signals() -> None:
+    """A worker leaves stopping to the build: Ctrl-C reaches every process of the group, and
+    the build stops its workers (and says so once) instead of each printing its traceback; and
+    the pool's ``terminate`` ends a worker at once, not through a handler it inherited
+    (``serve`` turns SIGTERM into an interrupt, which in a worker printed a traceback too)."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
 
 
 def _collected(work: Callable[[T], R], task: T) -> R:
