@@ -12,7 +12,6 @@ import re
 from typing import Annotated, Literal, Self
 
 from pydantic import AfterValidator, model_validator
-from pydantic_core import PydanticCustomError
 
 from generator.document.record import (
     Calibration,
@@ -24,7 +23,7 @@ from generator.document.record import (
     perimeter_keys,
 )
 from generator.document.trajectory import RecordedResponse, check_response
-from generator.document.values import Metadata, Name, Shown, placed, refusal
+from generator.document.values import Metadata, Name, Shown, check_at, check_each, refusal
 
 SCHEMA = 23
 """The schema runsite writes."""
@@ -61,16 +60,8 @@ def _check_case(case: CaseResult) -> None:
             raise refusal("responses", "a suspended case was not measured, so it has no answer")
     elif case.suspended_reason is not None:
         raise refusal("suspended_reason", "a reason for a case that is not suspended")
-    for v, verdict in enumerate(case.verdicts):
-        try:
-            check_verdict(verdict)
-        except PydanticCustomError as error:
-            raise placed(f"verdicts[{v}]", error) from None
-    for r, response in enumerate(case.responses or ()):
-        try:
-            check_response(response)
-        except PydanticCustomError as error:
-            raise placed(f"responses[{r}]", error) from None
+    check_each("verdicts", case.verdicts, check_verdict)
+    check_each("responses", case.responses or (), check_response)
 
 
 def _sha256(value: str) -> str:
@@ -121,18 +112,11 @@ class Run(RunHeader):
             raise refusal("projected", "a projected document is redacted too")
         seen: set[str] = set()
         for position, case in enumerate(self.results):
-            try:
-                _check_case(case)
-            except PydanticCustomError as error:
-                raise placed(f"results[{position}]", error) from None
+            check_at(f"results[{position}]", _check_case, case)
             if case.case_id in seen:
                 raise refusal(f"results[{position}].case_id", "the same case id appears twice")
             seen.add(case.case_id)
-        for a, verdict in enumerate(self.aggregate):
-            try:
-                check_verdict(verdict)
-            except PydanticCustomError as error:
-                raise placed(f"aggregate[{a}]", error) from None
+        check_each("aggregate", self.aggregate, check_verdict)
         for side in ("target_config", "judge_config"):
             self._check_config(side, getattr(self, side))
         if self.redacted:

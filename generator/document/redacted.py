@@ -20,7 +20,6 @@ from collections.abc import Collection
 from typing import Any, Literal, Self
 
 from pydantic import ConfigDict, Field, JsonValue, model_validator
-from pydantic_core import PydanticCustomError
 
 from generator.document.record import (
     Calibration,
@@ -40,7 +39,7 @@ from generator.document.values import (
     Name,
     Shown,
     ToolStatus,
-    placed,
+    check_each,
     refusal,
 )
 
@@ -228,24 +227,12 @@ class RedactedRun(RunHeader):
                     raise refusal(
                         f"{side}.values.{step}", "a setting whose value is never published"
                     )
-        for a, verdict in enumerate(self.aggregate):
-            try:
-                self._check_verdict(verdict)
-            except PydanticCustomError as error:
-                raise placed(f"aggregate[{a}]", error) from None
-        for c, case in enumerate(self.results):
-            try:
-                self._check_case(case)
-            except PydanticCustomError as error:
-                raise placed(f"results[{c}]", error) from None
+        check_each("aggregate", self.aggregate, self._check_verdict)
+        check_each("results", self.results, self._check_case)
         return self
 
     def _check_case(self, case: RedactedCase) -> None:
-        for v, verdict in enumerate(case.verdicts):
-            try:
-                self._check_verdict(verdict)
-            except PydanticCustomError as error:
-                raise placed(f"verdicts[{v}]", error) from None
+        check_each("verdicts", case.verdicts, self._check_verdict)
         for label in set(case.tool_labels()):
             if not _NUMBERED_TOOL.fullmatch(label) and not self.disclosure.discloses_tool(label):
                 raise refusal("responses", "a tool name the disclosure does not name")

@@ -16,10 +16,9 @@ from __future__ import annotations
 from typing import Annotated, Literal
 
 from pydantic import Field
-from pydantic_core import PydanticCustomError
 
 from generator.document.record import Record, Usage
-from generator.document.values import Amount, Count, Name, ToolStatus, placed, refusal
+from generator.document.values import Amount, Count, Name, ToolStatus, check_at, check_each, refusal
 
 
 class ToolCall(Record):
@@ -103,11 +102,7 @@ def check_response(response: RecordedResponse) -> None:
         for key in ("output", "input", "tool_calls", "tools", "steps"):
             if getattr(response, key) is not None:
                 raise refusal(key, "an oversize response records neither answer nor trajectory")
-    for k, call in enumerate(response.tool_calls or ()):
-        try:
-            check_call(call)
-        except PydanticCustomError as error:
-            raise placed(f"tool_calls[{k}]", error) from None
+    check_each("tool_calls", response.tool_calls or (), check_call)
     steps = response.steps
     if steps is None:
         return
@@ -117,10 +112,7 @@ def check_response(response: RecordedResponse) -> None:
         if step.index != position:
             raise refusal(f"steps[{position}].index", "steps are numbered 0, 1, 2… in order")
         if isinstance(step, ToolStep):
-            try:
-                check_call(step.call)
-            except PydanticCustomError as error:
-                raise placed(f"steps[{position}].call", error) from None
+            check_at(f"steps[{position}].call", check_call, step.call)
     if not isinstance(steps[0], ModelStep):
         raise refusal("steps[0].actor", "a trajectory starts with a model step")
     if response.tool_calls is not None:

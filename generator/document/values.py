@@ -8,8 +8,9 @@ pydantic reports, so a message reads ``results[2].verdicts[0].status: …``.
 from __future__ import annotations
 
 import unicodedata
+from collections.abc import Callable, Iterable
 from datetime import UTC, datetime
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any, Literal, TypeVar
 
 from pydantic import AfterValidator, BeforeValidator, Field
 from pydantic_core import PydanticCustomError
@@ -31,6 +32,28 @@ def placed(at: str, error: PydanticCustomError) -> PydanticCustomError:
     key = str(context.get("key", ""))
     joined = f"{at}{key}" if key.startswith("[") else f"{at}.{key}" if key else at
     return refusal(joined, str(context.get("problem", error.message())))
+
+
+Part = TypeVar("Part")
+
+
+def check_at(at: str, check: Callable[[Part], None], part: Part) -> None:
+    """``check(part)``, its refusal ``placed`` at ``at``: a whole checks its parts itself, once
+    for all of them, rather than pydantic calling into Python for each."""
+    try:
+        check(part)
+    except PydanticCustomError as error:
+        raise placed(at, error) from None
+
+
+def check_each(key: str, parts: Iterable[Part], check: Callable[[Part], None]) -> None:
+    """``check_at`` each of ``parts``, the list at ``key`` (a refusal reads ``key[n]…``), its
+    ``try`` written here, not called, as a run has hundreds of parts."""
+    for n, part in enumerate(parts):
+        try:
+            check(part)
+        except PydanticCustomError as error:
+            raise placed(f"{key}[{n}]", error) from None
 
 
 def moment_of(value: str) -> datetime:
