@@ -44,8 +44,9 @@ def rules_of(run: RedactedRun) -> Mapping[str, Rule]:
     for check in checks_of(run):
         v = check.verdict
         if v.assertion_id not in found:
-            threshold, tolerance = at_precision(v.threshold), at_precision(v.tolerance)
-            found[v.assertion_id] = Rule(v.assertion, threshold, tolerance, _samples_asked(v))
+            stored = check.stored  # threshold and tolerance at storage precision already
+            rule = Rule(v.assertion, stored.threshold, stored.tolerance, _samples_asked(v))
+            found[v.assertion_id] = rule
     return found
 
 

@@ -14,10 +14,10 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from generator.document.numbers import at_precision
 from generator.document.redacted import RedactedRun
 from generator.reading.checks import checks_by_case
 from generator.reading.formats import Formats, needs_seconds, places
+from generator.reading.formats import millionths as stored_millionths
 from generator.reading.memo import once_per_run
 from generator.reading.table import Row
 from generator.site.summary import RunSummary
@@ -106,7 +106,7 @@ def history_chart(
 def millionths(value: float | None) -> int | None:
     """A stored number (6 decimals) as a whole count of millionths: the same value, in fewer
     bytes of chart data."""
-    return None if value is None else round(at_precision(value) * 1_000_000)
+    return None if value is None else stored_millionths(value)
 
 
 STATUSES = ("pass", "fail", "error")
@@ -122,12 +122,12 @@ def interval_chart(run: RedactedRun, labels: Mapping[str, str]) -> Chart | None:
     its score and its threshold; None when nothing was sampled.
 
     The data names each case and check once, and each check's threshold once. Its rows are
-    one flat list (packed, as a page carries them), ``stride`` numbers a row: case, check, min, max, score and, when some
-    verdict's threshold is not its check's, the threshold; the run-level row's case is
-    ``-1``; numbers in millionths. ``verdicts`` holds each row's status, one letter a row
-    (``STATUS_LETTER``). Where every case sampled every check (``dense``), a row's place says
-    its case and check, and it leaves them out. Its text
-    table is written by ``charts.js`` from the same rows: a run of 30 cases and 6 checks would
+    one flat list (packed, as a page carries them), ``stride`` numbers a row: case, check, min,
+    max, score and, when some verdict's threshold is not its check's, the threshold; the
+    run-level row's case is ``-1``; numbers in millionths. ``verdicts`` holds each row's
+    status, one letter a row (``STATUS_LETTER``). Where every case sampled every check
+    (``dense``), a row's place says its case and check, and it leaves them out. Its text table
+    is written by ``charts.js`` from the same rows: a run of 30 cases and 6 checks would
     otherwise carry every number twice.
     """
     drawn = _intervals(run)

@@ -70,8 +70,9 @@ class Side:
 
 def side(check: Check | None, digits: int, figures: Formats) -> Side | None:
     """One run's side of a comparison row: its score at ``digits`` decimals, and the range of
-    its samples where it has one; None where the run has no such check. The site's table
-    writes the same (``tables.Figures.written``)."""
+    its samples where it has one; None where the run has no such check, for the markdown
+    report. The site's table writes the same (``tables.compared_table``, held to this by a
+    test)."""
     shown = figures_of(check, digits)
     if shown is None:
         return None

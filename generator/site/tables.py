@@ -5,8 +5,9 @@ seven figures each), and a run page's case grid a cell: jinja2 spends more on ea
 escape, a lookup, a test) than the cell holds, so their rows are joined here from pieces
 escaped once, and the page's template places them. What does not depend on the language
 (which rows, their classes, their figures rounded to their check's decimals) is made once for
-both languages; each language's ``Formats`` writes the figures, which are digits, a decimal
-mark and signs: nothing to escape.
+both languages: a comparison's whole table (``Table``), whose figures each language's
+``Formats`` finishes with its decimal mark and signs; a case grid's cells, whose figures each
+language writes, digits and marks, with nothing to escape.
 """
 
 from __future__ import annotations
@@ -79,7 +80,8 @@ def compared_table(
     rows: Sequence[Row], places: Mapping[str, int], marked: set[tuple[str, str]]
 ) -> Table:
     """The rows of a comparison, each at its check's decimals, written once for both languages:
-    a side as ``Figures.written`` writes it and a change as ``Formats.rounded_change`` does;
+    a side as ``pages.side`` writes it (``Figures.written``) and a change as
+    ``Formats.rounded_change`` does;
     ``marked`` are the (case, check) pairs on the line. A table of 180 rows writes some 1,300
     figures, which each language used to write again."""
     names: dict[str, str] = {}
@@ -112,7 +114,7 @@ def compared_table(
         verdict = "threshold" if row.threshold_moved else row.verdict
         change = "" if row.delta is None else marked_change(rounded(row.delta, digits), digits)
         lines.append(
-            f"<tr{'' if row.verdict != 'same' else ' class=same'}>"
+            f"<tr{' class=same' if row.verdict == 'same' else ''}>"
             f"<th>{named(row.case) if row.case else label('where.run')}<td>{named(row.check)}"
             f"{side(row.before, digits)}{side(row.now, digits)}<td>{change}"
             f'<td class="runsite-verdict {verdict}">'
