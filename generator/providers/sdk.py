@@ -16,7 +16,7 @@ from typing import Annotated, Any, ClassVar
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
-from generator.document.codec import every_problem
+from generator.document.problems import every_problem
 from generator.providers.caller import ModelCaller, declared
 from generator.providers.completion import CallFailed, Completion, Unreadable
 from generator.providers.judging import DEFAULT_MAX_TOKENS, ClaimJudge, ScoreJudge

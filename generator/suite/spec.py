@@ -17,7 +17,7 @@ from typing import Annotated, Any, Literal, TypeVar
 
 from pydantic import BaseModel, ConfigDict, Field, JsonValue, ValidationError
 
-from generator.document.codec import every_problem
+from generator.document.problems import every_problem
 from generator.errors import SuiteRefused
 from generator.suite.agent_checks import TRAJECTORY_CHECKS, contradictions
 from generator.suite.aggregates import AGGREGATES, Aggregate
