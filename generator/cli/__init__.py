@@ -1,8 +1,9 @@
 """The ``runsite`` command: parse, make one call into the package, print, return an exit code.
 
 One handler serves every command: a refusal prints one line on stderr and exits 64; a click
-usage error exits 64 as well (2 means "could not be judged" here); anything else is a defect of
-runsite, printed with its traceback, exit 70.
+usage error exits 64 as well (2 means "could not be judged" here); Ctrl-C says so and exits 130,
+as a shell counts an interrupt; anything else is a defect of runsite, printed with its
+traceback, exit 70.
 """
 
 from __future__ import annotations
@@ -26,6 +27,7 @@ Command = TypeVar("Command", bound=Callable[..., Any])
 
 EXIT_REFUSED = 64
 EXIT_INTERNAL = 70
+EXIT_INTERRUPTED = 130
 
 
 class _Runsite(click.Group):
@@ -44,7 +46,10 @@ class _Runsite(click.Group):
             click.echo(f"runsite: {error.format_message()}", err=True)
             code = EXIT_REFUSED
         except click.Abort:
-            code = EXIT_REFUSED
+            # click's word for Ctrl-C (after it has ended the line the terminal echoed ^C on):
+            # runsite asks nothing at a prompt, so nothing else raises it.
+            click.echo("runsite: interrupted", err=True)
+            code = EXIT_INTERRUPTED
         except Exception as error:
             if _git_missing(error):
                 from generator.archive.store import GIT_MISSING

@@ -4,8 +4,10 @@ build, and runsite never touches a folder it did not make."""
 from __future__ import annotations
 
 import os
+import signal
 import subprocess
 import sys
+import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -68,6 +70,31 @@ def test_a_killed_builds_staging_is_removed_and_a_users_folder_beside_the_site_k
     assert not leftover.exists()
     assert (mine / "notes.txt").read_text() == "keep me"
     assert (out / "index.html").is_file()
+
+
+def test_ctrl_c_stops_a_build_in_one_line_exit_130_and_leaves_the_previous_site(
+    archive: Path, runsite: Callable[..., Result], write_json: Callable[[Any, str], Path]
+):
+    _archive_with_runs(archive, runsite, write_json)
+    out = archive.parent / "public"
+    assert runsite("build", "--root", str(archive), "--out", str(out)).exit_code == 0
+    before = {p: p.read_bytes() for p in sorted(out.rglob("*")) if p.is_file()}
+    command = ["build", "--root", str(archive), "--out", str(out), "--full"]
+    build = subprocess.Popen(
+        [sys.executable, "-m", "generator", *command],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        # Ctrl-C as a terminal sends it, even where the tests run with SIGINT ignored.
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
+    )
+    # Interrupted once it is building: its staging folder is there, mkdocs still to run.
+    while build.poll() is None and not list(archive.parent.glob(".runsite-public-*")):
+        time.sleep(0.005)
+    build.send_signal(signal.SIGINT)
+    said = build.communicate(timeout=60)[1].decode()
+    assert (build.returncode, said.strip()) == (130, "runsite: interrupted")
+    assert {p: p.read_bytes() for p in sorted(out.rglob("*")) if p.is_file()} == before
+    assert not list(archive.parent.glob(".runsite-public-*"))
 
 
 def test_a_build_for_files_leaves_the_web_builds_cache_alone(
