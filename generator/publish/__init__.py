@@ -33,7 +33,7 @@ from pathlib import Path
 from generator.archive import Archive
 from generator.errors import DocumentRefused, Refused
 from generator.publish.apply import SiteRefused, building, replace, update
-from generator.publish.cache import RunCache
+from generator.publish.cache import Learnt, RunCache
 from generator.publish.confirm import confirm, shipped
 from generator.publish.plan import (
     MANIFEST,
@@ -94,14 +94,14 @@ def available_cores() -> int:
     return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
 
 
-def _moments(head: Committed, cached: Mapping[str, RunSummary | None]) -> dict[str, datetime]:
+def _moments(head: Committed, cached: Mapping[str, Learnt | None]) -> dict[str, datetime]:
     """When each run was measured: from its cached summary, else as cheaply as it can be read."""
     moments = {}
     with Blobs(head.git_dir) as blobs:
         for listed in head.runs:
-            summary = cached[listed.blob]
+            entry = cached[listed.blob]
             moments[listed.blob] = (
-                datetime.fromisoformat(summary.created_at) if summary else created_at(listed, blobs)
+                datetime.fromisoformat(entry[0].created_at) if entry else created_at(listed, blobs)
             )
     return moments
 
@@ -183,25 +183,26 @@ class _Build:
         head = self.head
         with building(self.out) as staging:
             old = None if full else Manifest.read(self.out)
-            cached = {listed.blob: self.cache.summary(listed.blob) for listed in head.runs}
+            cached = {listed.blob: self.cache.learnt(listed.blob) for listed in head.runs}
             moments = _moments(head, cached)
             plan = plan_pages(head, moments, self.folders, self.inputs)
             shells = self._shells_digest(plan)
             everything = [job for jobs in plan.jobs.values() for job in jobs]
             render = stale(everything, old, shells)
             arrived = {r.blob for r in head.runs} - set(old.runs) if old else set()
-            read = {blob for blob, summary in cached.items() if summary is None} | arrived
+            read = {blob for blob, entry in cached.items() if entry is None} | arrived
             against = self._against(plan)
             judge = {blob for blob, worse in against.items() if worse is None}
             tick = progress(len(head.runs) + len(render))
             context = Context(
                 head.git_dir, self.disclosure, self.cache, staging, self.settings.for_files
             )
-            summaries, payload, bodies, worse = self._read(
+            learnt, payload, bodies, worse = self._read(
                 context, chunks(plan, render, read, arrived, judge), tick
             )
             worse = {**{b: w for b, w in against.items() if w is not None}, **worse}
-            summaries = {**{b: s for b, s in cached.items() if s is not None}, **summaries}
+            runs = {**{b: e for b, e in cached.items() if e is not None}, **learnt}
+            summaries = {blob: summary for blob, (summary, _) in runs.items()}
             self._check_moments(summaries, moments)
             history = [
                 SuiteRuns(
@@ -232,7 +233,7 @@ class _Build:
             if old is not None and old.shells == shells and old.captured != captured:
                 raise _Restart()
             made = _site_files(built)
-            context.sieve = Sieve([self.cache.keys(listed.blob) for listed in head.runs])
+            context.sieve = Sieve([runs[listed.blob][1] for listed in head.runs])
             written = self._wrap(context, bodies, tick)
             present = dict(sorted({**made, **{w.file: built / w.file for w in written}}.items()))
             leaks = self._sieve_rest(context, present, written)
@@ -291,18 +292,18 @@ class _Build:
 
     def _read(
         self, context: Context, chunks: list[Chunk], tick: Callable[[], None]
-    ) -> tuple[dict[str, RunSummary], dict[str, str], list[Path], dict[str, int]]:
-        """Read the chunks in parallel: the summaries of the runs read, the payload of the
-        runs that arrived, the files of bodies written, and the checks worse than the
+    ) -> tuple[dict[str, Learnt], dict[str, str], list[Path], dict[str, int]]:
+        """Read the chunks in parallel: the summary and keys of each run read, the payload of
+        the runs that arrived, the files of bodies written, and the checks worse than the
         reference of the runs asked for."""
-        summaries: dict[str, RunSummary] = {}
+        learnt: dict[str, Learnt] = {}
         payload: dict[str, str] = {}
         bodies: list[Path] = []
         worse: dict[str, int] = {}
         for chunk, result in zip(
             chunks, run_in_processes(context, read_chunk, chunks, self.jobs), strict=True
         ):
-            summaries.update(result.summaries)
+            learnt.update(result.runs)
             for strings in result.payload.values():
                 payload.update(strings)
             if result.bodies:
@@ -310,7 +311,7 @@ class _Build:
             worse.update(result.worse)
             for _ in chunk.runs:
                 tick()
-        return summaries, payload, bodies, worse
+        return learnt, payload, bodies, worse
 
     def _against(self, plan: Plan) -> dict[str, int | None]:
         """For each run with a reference other than itself, its checks worse than the

@@ -24,6 +24,10 @@ from generator.site.summary import RunSummary
 
 FOLDER = ".runsite"
 
+Learnt = tuple[RunSummary, Keys]
+"""What a build learns of a run: its summary, for the pages of its suite and the home page, and
+the sieve's keys of its payload."""
+
 
 STALE = 24 * 3600
 """Seconds after which another code's or disclosure's cache goes: one that a build is writing
@@ -66,18 +70,15 @@ class RunCache:
     def _path(self, blob: str, suffix: str) -> Path:
         return self.folder / f"{blob}{suffix}"
 
-    def summary(self, blob: str) -> RunSummary | None:
-        """The run's summary, if the cache holds it (and so its keys, kept in the same file)."""
+    def learnt(self, blob: str) -> Learnt | None:
+        """The run's summary and payload keys, if the cache holds them (in one file, read
+        once)."""
         try:
-            line, _, _ = self._path(blob, ".run").read_bytes().partition(b"\n")
-            return RunSummary.from_json(json.loads(line))
+            line, _, keys = self._path(blob, ".run").read_bytes().partition(b"\n")
+            summary = RunSummary.from_json(json.loads(line))
         except (OSError, ValueError, TypeError, KeyError):
             return None
-
-    def keys(self, blob: str) -> Keys:
-        """The run's payload keys; ask only for a run whose summary the cache holds."""
-        _, _, keys = self._path(blob, ".run").read_bytes().partition(b"\n")
-        return np.frombuffer(keys, dtype="<u8").reshape(-1, 3)
+        return summary, np.frombuffer(keys, dtype="<u8").reshape(-1, 3)
 
     def against(self, blob: str, reference: str) -> int | None:
         """How many checks of the run got worse against the reference run, if known."""

@@ -26,7 +26,7 @@ from generator.document.payload import payload_strings, payload_texts
 from generator.document.redact import redact
 from generator.document.redacted import Disclosure, RedactedRun
 from generator.errors import DocumentRefused
-from generator.publish.cache import RunCache
+from generator.publish.cache import Learnt, RunCache
 from generator.publish.plan import PageJob, Plan, content_digest
 from generator.publish.source import Blobs, Listed
 from generator.site.build import environment
@@ -36,7 +36,7 @@ from generator.site.rewrite import for_files
 from generator.site.scan import OwnPages
 from generator.site.shell import Shell
 from generator.site.sieve import Sieve, payload_keys
-from generator.site.summary import RunSummary, summarise
+from generator.site.summary import summarise
 from generator.site.writer import Body, diff_path, diff_role
 
 
@@ -95,10 +95,11 @@ def chunks(
 
 @dataclass(frozen=True)
 class Read:
-    """What a chunk learnt: summaries of the runs read, payload strings asked for, and the
-    file its pages' bodies wait in for their shells (None when it wrote none)."""
+    """What a chunk learnt: the summary and payload keys of each run read, payload strings
+    asked for, and the file its pages' bodies wait in for their shells (None when it wrote
+    none)."""
 
-    summaries: dict[str, RunSummary]
+    runs: dict[str, Learnt]
     payload: dict[str, dict[str, str]]
     bodies: Path | None
     worse: dict[str, int]
@@ -209,7 +210,7 @@ def read_chunk(chunk: Chunk) -> Read:
     """Read the chunk's runs in order, keep what the cache lacks, write the bodies asked for."""
     context, blobs, sites = _shared()
     held: dict[str, RedactedRun] = {}
-    summaries: dict[str, RunSummary] = {}
+    learnt: dict[str, Learnt] = {}
     payload: dict[str, dict[str, str]] = {}
     bodies: list[tuple[PageJob, Body]] = []
     worse: dict[str, int] = {}
@@ -221,7 +222,7 @@ def read_chunk(chunk: Chunk) -> Read:
             summary = summarise(redacted)
             keys = payload_keys(payload_texts(run, context.disclosure, bool(reading.unknown)))
             context.cache.keep(listed.blob, summary, keys)
-            summaries[listed.blob] = summary
+            learnt[listed.blob] = (summary, keys)
             if listed.blob in chunk.arrived:
                 payload[listed.blob] = payload_strings(run, context.disclosure, redacted)
             held[listed.blob] = redacted
@@ -255,7 +256,7 @@ def read_chunk(chunk: Chunk) -> Read:
         for blob in [b for b in held if b not in keep]:
             del held[blob]
         previous = listed
-    return Read(summaries, payload, _stage(context.staging, bodies), worse)
+    return Read(learnt, payload, _stage(context.staging, bodies), worse)
 
 
 def _against(compared: dict[str, Comparison], run: RedactedRun, other: RedactedRun) -> Comparison:
