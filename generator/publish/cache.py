@@ -52,20 +52,30 @@ class RunCache:
     one code and disclosure digest."""
 
     def __init__(self, root: Path, digest: str) -> None:
-        base = root / FOLDER
-        base.mkdir(exist_ok=True)
-        ignore = base / ".gitignore"
-        if not ignore.is_file():
-            ignore.write_text("*\n", encoding="utf-8")
-        cache = base / "cache"
-        cache.mkdir(exist_ok=True)
-        self.folder = cache / digest
-        self.folder.mkdir(exist_ok=True)
-        for other in cache.iterdir():
+        self._base = root / FOLDER
+        self.folder = self._base / "cache" / digest
+        self._make()
+        for other in self.folder.parent.iterdir():
             if other != self.folder and other.is_dir() and _stale(other):
                 shutil.rmtree(other, ignore_errors=True)
-        self.mkdocs = base / "mkdocs"
+        self.mkdocs = self._base / "mkdocs"
         """What mkdocs keeps: the theme's compiled templates, and its last output."""
+
+    def _make(self) -> None:
+        """The cache's folder, and the ``.gitignore`` that keeps ``.runsite/`` out of git."""
+        self.folder.mkdir(parents=True, exist_ok=True)
+        ignore = self._base / ".gitignore"
+        if not ignore.is_file():
+            ignore.write_text("*\n", encoding="utf-8")
+
+    def _write(self, path: Path, data: bytes) -> None:
+        """``data`` at ``path``, whole or not at all; a cache removed while a build writes to
+        it (by hand, by ``git clean -fdx``) is made again, as losing it costs only time."""
+        try:
+            _atomic(path, data)
+        except FileNotFoundError:
+            self._make()
+            _atomic(path, data)
 
     def _path(self, blob: str, suffix: str) -> Path:
         return self.folder / f"{blob}{suffix}"
@@ -88,7 +98,7 @@ class RunCache:
             return None
 
     def keep_against(self, blob: str, reference: str, worse: int) -> None:
-        _atomic(self._path(blob, f".{reference}.worse"), str(worse).encode())
+        self._write(self._path(blob, f".{reference}.worse"), str(worse).encode())
 
     def body(self, name: str, inputs: str) -> str | None:
         """The body kept under ``name`` if it was made from ``inputs`` (a digest)."""
@@ -101,11 +111,11 @@ class RunCache:
 
     def keep_body(self, name: str, inputs: str, body: str) -> None:
         """Keep ``body`` under ``name``, in place of the one made from other inputs."""
-        _atomic(self._path(name, ".html"), f"{inputs}\n{body}".encode())
+        self._write(self._path(name, ".html"), f"{inputs}\n{body}".encode())
 
     def keep(self, blob: str, summary: RunSummary, keys: Keys) -> None:
         """Keep a run's summary and keys in one file: its summary's JSON on the first line (which
         JSON written compact never breaks), the keys' bytes after it."""
         text = json.dumps(summary.to_json(), sort_keys=True, separators=(",", ":"))
         data = text.encode() + b"\n" + np.ascontiguousarray(keys, dtype="<u8").tobytes()
-        _atomic(self._path(blob, ".run"), data)
+        self._write(self._path(blob, ".run"), data)

@@ -4,6 +4,7 @@ build, and runsite never touches a folder it did not make."""
 from __future__ import annotations
 
 import os
+import shutil
 import signal
 import subprocess
 import sys
@@ -14,6 +15,7 @@ from typing import Any
 
 from click.testing import Result
 
+from generator.publish.cache import RunCache
 from tests._helpers import a_run_at
 
 
@@ -112,3 +114,12 @@ def test_a_build_for_files_leaves_the_web_builds_cache_alone(
     kept = sorted(p for p in (archive / ".runsite" / "cache").iterdir() if p.is_dir())
     assert len(kept) == 2
     assert all(any(folder.glob("*.run")) for folder in kept)
+
+
+def test_a_cache_removed_while_a_build_writes_to_it_is_made_again_out_of_git(tmp_path: Path):
+    """Losing the cache costs only time, even in the middle of a build (``git clean -fdx``)."""
+    cache = RunCache(tmp_path, "digest")
+    shutil.rmtree(tmp_path / ".runsite")
+    cache.keep_body("acme.support.en", "inputs", "<p>the suite</p>")
+    assert cache.body("acme.support.en", "inputs") == "<p>the suite</p>"
+    assert (tmp_path / ".runsite" / ".gitignore").read_text() == "*\n"
