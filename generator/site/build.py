@@ -19,7 +19,7 @@ import os
 import shutil
 import tempfile
 from collections.abc import Iterable, Iterator, Mapping, Sequence
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from dataclasses import dataclass
 from datetime import datetime
 from importlib.metadata import version
@@ -27,7 +27,8 @@ from pathlib import Path, PurePosixPath
 from typing import Any
 
 import yaml
-from jinja2 import Environment, FileSystemLoader, StrictUndefined
+from jinja2 import Environment, FileSystemBytecodeCache, FileSystemLoader, StrictUndefined
+from jinja2.bccache import Bucket
 from markupsafe import Markup
 
 from generator.errors import Refused
@@ -237,11 +238,19 @@ def _quiet_environment() -> Iterator[None]:
                 os.environ[key] = value
 
 
+class KeptTemplates(FileSystemBytecodeCache):
+    """The theme's compiled templates, kept for the next build; one whose folder is gone
+    (``.runsite/`` removed mid-build) is just not kept, as losing the cache costs only time."""
+
+    def dump_bytecode(self, bucket: Bucket) -> None:
+        with suppress(FileNotFoundError):
+            super().dump_bytecode(bucket)
+
+
 @contextmanager
 def _compiled_once(cache: Path) -> Iterator[None]:
     """The theme's templates compiled once and kept in ``cache``: compiling Material's 80
     templates is most of what mkdocs costs for a dozen pages."""
-    from jinja2 import FileSystemBytecodeCache
     from mkdocs.theme import Theme
 
     cache.mkdir(parents=True, exist_ok=True)
@@ -249,7 +258,7 @@ def _compiled_once(cache: Path) -> Iterator[None]:
 
     def get_env(theme: Theme) -> Environment:
         env = original(theme)
-        env.bytecode_cache = FileSystemBytecodeCache(str(cache))
+        env.bytecode_cache = KeptTemplates(str(cache))
         return env
 
     Theme.get_env = get_env  # type: ignore[method-assign,assignment]

@@ -6,13 +6,17 @@ from __future__ import annotations
 import filecmp
 import json
 import re
+import shutil
 from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
+from jinja2 import Environment
+from jinja2.bccache import Bucket
 
 from generator.cli import cli
 from generator.document.codec import read_run
+from generator.site.build import KeptTemplates
 from tests._helpers import MARKERS
 from tests.site.conftest import SCRIPT_CASE, runsite
 
@@ -196,3 +200,15 @@ def test_a_comparison_with_the_previous_run_never_calls_it_the_reference(built: 
             assert "riferimento" not in body[body.index("<article") : body.index("</article>")]
             checked += 1
     assert checked > 0
+
+
+def test_a_compiled_template_whose_cache_is_gone_is_just_not_kept(tmp_path: Path):
+    kept = KeptTemplates(str(tmp_path / "templates"))
+    (tmp_path / "templates").mkdir()
+    bucket = Bucket(Environment(), "base.html", "checksum")
+    bucket.code = compile("x = 1", "base.html", "exec")
+    kept.dump_bytecode(bucket)
+    assert len(list((tmp_path / "templates").iterdir())) == 1
+    shutil.rmtree(tmp_path / "templates")
+    kept.dump_bytecode(bucket)
+    assert not (tmp_path / "templates").exists()
