@@ -1,13 +1,15 @@
 """The ``runsite`` command: parse, make one call into the package, print, return an exit code.
 
 One handler serves every command: a refusal prints one line on stderr and exits 64; a click
-usage error exits 64 as well (2 means "could not be judged" here); Ctrl-C says so and exits 130,
-as a shell counts an interrupt; anything else is a defect of runsite, printed with its
-traceback, exit 70.
+usage error exits 64 as well (2 means "could not be judged" here); a full disk says so and exits
+74 (what an archive's command had done is finished by the next one, and a build published
+nothing); Ctrl-C says so and exits 130, as a shell counts an interrupt; anything else is a
+defect of runsite, printed with its traceback, exit 70.
 """
 
 from __future__ import annotations
 
+import errno
 import sys
 import traceback
 from collections.abc import Callable, Iterable, Iterator, Sequence
@@ -27,6 +29,7 @@ Command = TypeVar("Command", bound=Callable[..., Any])
 
 EXIT_REFUSED = 64
 EXIT_INTERNAL = 70
+EXIT_DISK = 74
 EXIT_INTERRUPTED = 130
 
 
@@ -50,6 +53,16 @@ class _Runsite(click.Group):
             # runsite asks nothing at a prompt, so nothing else raises it.
             click.echo("runsite: interrupted", err=True)
             code = EXIT_INTERRUPTED
+        except OSError as error:
+            if error.errno not in (errno.ENOSPC, errno.EDQUOT):
+                code = _internal()
+            else:
+                # Its file may be what was being copied, not where: the device is named by
+                # what the command was asked to write (--out, the archive).
+                click.echo(
+                    "runsite: no space left on the device; make room and run it again", err=True
+                )
+                code = EXIT_DISK
         except Exception as error:
             if _git_missing(error):
                 from generator.archive.store import GIT_MISSING
@@ -57,12 +70,15 @@ class _Runsite(click.Group):
                 click.echo(f"runsite: {GIT_MISSING}", err=True)
                 code = EXIT_REFUSED
             else:
-                traceback.print_exc()
-                click.echo(
-                    "runsite: internal error (a defect of runsite, not of the input)", err=True
-                )
-                code = EXIT_INTERNAL
+                code = _internal()
         sys.exit(code if isinstance(code, int) else 0)
+
+
+def _internal() -> int:
+    """Say that runsite failed, with the traceback a report of it needs."""
+    traceback.print_exc()
+    click.echo("runsite: internal error (a defect of runsite, not of the input)", err=True)
+    return EXIT_INTERNAL
 
 
 @click.group(cls=_Runsite, context_settings={"help_option_names": ["-h", "--help"]})

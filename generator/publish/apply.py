@@ -39,8 +39,17 @@ def building(out: Path) -> Iterator[Path]:
         raise SiteRefused(
             f"{out}: a folder runsite did not build; give --out an empty or new folder"
         )
-    out.parent.mkdir(parents=True, exist_ok=True)
-    lock = os.open(out.parent / f".{out.name}.runsite-lock", os.O_RDWR | os.O_CREAT, 0o644)
+    for folder in (out.parent, *out.parent.parents):
+        if folder.exists() and not folder.is_dir():
+            raise SiteRefused(f"{folder}: not a folder, so --out {out} cannot be inside it")
+    try:
+        out.parent.mkdir(parents=True, exist_ok=True)
+        lock = os.open(out.parent / f".{out.name}.runsite-lock", os.O_RDWR | os.O_CREAT, 0o644)
+    except OSError as error:
+        raise SiteRefused(
+            f"{out}: a site cannot be written there ({error.strerror or error}); "
+            "give --out a folder you can write to"
+        ) from None
     try:
         fcntl.flock(lock, fcntl.LOCK_EX)
         for leftover in out.parent.glob(f"{_staging_prefix(out)}*"):

@@ -295,10 +295,11 @@ def _stage(staging: Path, bodies: Sequence[tuple[PageJob, Body]]) -> Path | None
         return None
     folder = staging / "bodies"
     folder.mkdir(exist_ok=True)
-    target = Path(tempfile.mkstemp(dir=folder, suffix=".pickle")[1])
+    handle, name = tempfile.mkstemp(dir=folder, suffix=".pickle")
     rows = [(job, body.title, body.html) for job, body in bodies]
-    target.write_bytes(pickle.dumps(rows, protocol=pickle.HIGHEST_PROTOCOL))
-    return target
+    with open(handle, "wb") as target:
+        target.write(pickle.dumps(rows, protocol=pickle.HIGHEST_PROTOCOL))
+    return Path(name)
 
 
 @dataclass(frozen=True)

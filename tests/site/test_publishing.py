@@ -9,10 +9,11 @@ import signal
 import subprocess
 import sys
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
+import pytest
 from click.testing import Result
 
 from generator.publish.cache import RunCache
@@ -123,3 +124,71 @@ def test_a_cache_removed_while_a_build_writes_to_it_is_made_again_out_of_git(tmp
     cache.keep_body("acme.support.en", "inputs", "<p>the suite</p>")
     assert cache.body("acme.support.en", "inputs") == "<p>the suite</p>"
     assert (tmp_path / ".runsite" / ".gitignore").read_text() == "*\n"
+
+
+def test_an_out_inside_a_file_is_refused_in_one_line(
+    archive: Path, runsite: Callable[..., Result], write_json: Callable[[Any, str], Path]
+):
+    _archive_with_runs(archive, runsite, write_json)
+    (archive.parent / "notes.txt").write_text("not a folder")
+    out = archive.parent / "notes.txt" / "public"
+    result = runsite("build", "--root", str(archive), "--out", str(out))
+    assert (result.exit_code, result.stderr) == (
+        64,
+        f"runsite: {archive.parent / 'notes.txt'}: not a folder, so --out {out} cannot be "
+        "inside it\n",
+    )
+
+
+@pytest.fixture
+def small_disk(tmp_path: Path) -> Iterator[Path]:
+    """A file system of 1 MiB of its own: a tmpfs, which only root can mount (as CI runs)."""
+    place = tmp_path / "small"
+    place.mkdir()
+    mounted = os.geteuid() == 0 and (
+        subprocess.run(
+            ["mount", "-t", "tmpfs", "-o", "size=1m", "tmpfs", str(place)], capture_output=True
+        ).returncode
+        == 0
+    )
+    if not mounted:
+        pytest.skip("mounting a small file system needs root")
+    try:
+        yield place
+    finally:
+        subprocess.run(["umount", "--lazy", str(place)], check=True)
+
+
+def test_a_full_disk_is_said_in_one_line_exit_74_and_publishes_nothing(
+    archive: Path,
+    runsite: Callable[..., Result],
+    write_json: Callable[[Any, str], Path],
+    small_disk: Path,
+):
+    _archive_with_runs(archive, runsite, write_json)
+    result = runsite("build", "--root", str(archive), "--out", str(small_disk / "public"))
+    assert (result.exit_code, result.stderr) == (
+        74,
+        "runsite: no space left on the device; make room and run it again\n",
+    )
+    assert [p.name for p in small_disk.iterdir()] == [".public.runsite-lock"]
+
+
+def test_a_build_leaves_no_file_open(
+    archive: Path, runsite: Callable[..., Result], write_json: Callable[[Any, str], Path]
+):
+    """Each chunk of runs staged its pages' bodies in a file it never closed: one descriptor a
+    chunk, which a worker of a large enough archive runs out of."""
+    _archive_with_runs(archive, runsite, write_json)
+    out = archive.parent / "public"
+    assert runsite("build", "--root", str(archive), "--out", str(out)).exit_code == 0
+    folder = Path(f"/proc/{os.getpid()}/fd")
+    opened = [target for fd in folder.iterdir() if (target := _target(fd)) is not None]
+    assert not [t for t in opened if t.startswith(str(archive.parent))], opened
+
+
+def _target(descriptor: Path) -> str | None:
+    try:
+        return os.readlink(descriptor)
+    except OSError:  # the descriptor that listed the folder, closed since
+        return None
