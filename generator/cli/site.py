@@ -62,6 +62,12 @@ def build(
     )
     released = {k: v for k, v in published.disclosure.items() if v}
     click.echo(f"released by runsite.toml's disclosure: {released or 'nothing'}", err=True)
+    if published.uncached:
+        click.echo(
+            f"runsite: {published.uncached}, so nothing is kept for the next build, "
+            "which will read every run again",
+            err=True,
+        )
     return 0
 
 

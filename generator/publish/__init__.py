@@ -25,6 +25,7 @@ bytes are not those the last build wrote makes the build a full one.
 from __future__ import annotations
 
 import os
+import tempfile
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
@@ -33,7 +34,7 @@ from pathlib import Path
 from generator.archive import Archive
 from generator.errors import DocumentRefused, Refused
 from generator.publish.apply import SiteRefused, building, replace, update
-from generator.publish.cache import Learnt, RunCache
+from generator.publish.cache import FOLDER, Learnt, RunCache
 from generator.publish.confirm import confirm, shipped
 from generator.publish.plan import (
     MANIFEST,
@@ -87,6 +88,8 @@ class Published:
     written: int
     """Run and comparison pages written by this build; the others were kept."""
     disclosure: Mapping[str, object]
+    uncached: str | None = None
+    """Why the archive could not keep what the build learnt (its folder, and the reason)."""
 
 
 def available_cores() -> int:
@@ -153,7 +156,15 @@ class _Build:
         self.disclosure = archive.config.disclosure
         self.code = code_digest(PACKAGE, TEMPLATES)
         self.inputs = digest(self.code, self.disclosure.model_dump(mode="json"), for_files)
-        self.cache = RunCache(archive.layout.root, self.inputs)
+        try:
+            self.cache = RunCache(archive.layout.root, self.inputs)
+            self.uncached: str | None = None
+        except OSError as error:
+            # A checkout the build may only read (a read-only mount in CI): a cache of this
+            # build's own, gone with it, as losing the cache costs only time.
+            self._scratch = tempfile.TemporaryDirectory(prefix="runsite-cache-")
+            self.cache = RunCache(Path(self._scratch.name), self.inputs)
+            self.uncached = f"{archive.layout.root / FOLDER}: {error.strerror or error}"
         self.settings = SiteSettings(
             name=archive.config.site.name,
             language=archive.config.site.language,
@@ -277,6 +288,7 @@ class _Build:
             len(everything) + len(pages),
             len(render),
             self.disclosure.model_dump(),
+            self.uncached,
         )
 
     def _suite_page(self, site: Site, history: SuiteRuns, runs: Sequence[Listed]) -> Page:

@@ -52,9 +52,11 @@ class RunCache:
     one code and disclosure digest."""
 
     def __init__(self, root: Path, digest: str) -> None:
+        """Raises ``OSError`` where the cache cannot be written (a read-only checkout)."""
         self._base = root / FOLDER
         self.folder = self._base / "cache" / digest
         self._make()
+        os.utime(self.folder)  # in use: another build leaves it alone (``STALE``)
         for other in self.folder.parent.iterdir():
             if other != self.folder and other.is_dir() and _stale(other):
                 shutil.rmtree(other, ignore_errors=True)

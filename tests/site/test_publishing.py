@@ -3,6 +3,7 @@ build, and runsite never touches a folder it did not make."""
 
 from __future__ import annotations
 
+import errno
 import os
 import shutil
 import signal
@@ -10,6 +11,7 @@ import subprocess
 import sys
 import time
 from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -140,23 +142,30 @@ def test_an_out_inside_a_file_is_refused_in_one_line(
     )
 
 
-@pytest.fixture
-def small_disk(tmp_path: Path) -> Iterator[Path]:
-    """A file system of 1 MiB of its own: a tmpfs, which only root can mount (as CI runs)."""
-    place = tmp_path / "small"
+@contextmanager
+def _mounted(place: Path, *mounts: list[str]) -> Iterator[Path]:
+    """``place`` with each of ``mounts`` (a ``mount`` command's arguments but the place) done
+    on it in turn, undone after; the test is skipped where they cannot be done (only root
+    mounts, as CI runs)."""
     place.mkdir()
-    mounted = os.geteuid() == 0 and (
-        subprocess.run(
-            ["mount", "-t", "tmpfs", "-o", "size=1m", "tmpfs", str(place)], capture_output=True
-        ).returncode
-        == 0
-    )
-    if not mounted:
-        pytest.skip("mounting a small file system needs root")
+    done = 0
     try:
+        for options in mounts:
+            command = ["mount", *options, str(place)]
+            if os.geteuid() != 0 or subprocess.run(command, capture_output=True).returncode:
+                pytest.skip("mounting a file system for the test needs root")
+            done += 1
         yield place
     finally:
-        subprocess.run(["umount", "--lazy", str(place)], check=True)
+        if done:
+            subprocess.run(["umount", "--lazy", str(place)], check=True)
+
+
+@pytest.fixture
+def small_disk(tmp_path: Path) -> Iterator[Path]:
+    """A file system of 1 MiB of its own."""
+    with _mounted(tmp_path / "small", ["-t", "tmpfs", "-o", "size=1m", "tmpfs"]) as place:
+        yield place
 
 
 def test_a_full_disk_is_said_in_one_line_exit_74_and_publishes_nothing(
@@ -192,3 +201,46 @@ def _target(descriptor: Path) -> str | None:
         return os.readlink(descriptor)
     except OSError:  # the descriptor that listed the folder, closed since
         return None
+
+
+@contextmanager
+def _read_only(archive: Path) -> Iterator[Path]:
+    """The archive as a checkout the build may only read: mounted read-only where the tests run
+    as root (as CI does; root writes through any mode), else with its folder's write
+    permission taken away."""
+    if os.geteuid() != 0:
+        archive.chmod(0o555)
+        try:
+            yield archive
+        finally:
+            archive.chmod(0o755)
+        return
+    source = str(archive)
+    bind, read_only = ["--bind", source], ["-o", "remount,ro,bind", source]
+    with _mounted(archive.parent / "read-only", bind, read_only) as place:
+        yield place
+
+
+def test_an_archive_the_build_may_only_read_is_built_the_same_without_a_cache(
+    archive: Path, runsite: Callable[..., Result], write_json: Callable[[Any, str], Path]
+):
+    _archive_with_runs(archive, runsite, write_json)
+    shutil.rmtree(archive / ".runsite", ignore_errors=True)
+    written = archive.parent / "written"
+    with _read_only(archive) as checkout:
+        result = runsite("build", "--root", str(checkout), "--out", str(written))
+    assert result.exit_code == 0, result.output
+    reason = os.strerror(errno.EROFS if os.geteuid() == 0 else errno.EACCES)
+    assert result.stderr.splitlines()[-1] == (
+        f"runsite: {checkout / '.runsite'}: {reason}, "
+        "so nothing is kept for the next build, which will read every run again"
+    )
+    kept = archive.parent / "kept"
+    assert runsite("build", "--root", str(archive), "--out", str(kept)).exit_code == 0
+    assert _files(kept) == _files(written)
+
+
+def _files(folder: Path) -> list[tuple[Path, bytes]]:
+    return [
+        (p.relative_to(folder), p.read_bytes()) for p in sorted(folder.rglob("*")) if p.is_file()
+    ]
