@@ -6,9 +6,14 @@ from __future__ import annotations
 
 import copy
 import json
+import os
 import subprocess
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
+
+import pytest
 
 from generator.document.codec import read_run
 from generator.document.redact import redact
@@ -216,3 +221,40 @@ def git(root: Any, *args: str) -> str:
     """What git prints for ``args`` in the repository at ``root``."""
     done = subprocess.run(["git", *args], cwd=root, capture_output=True, text=True, check=True)
     return done.stdout
+
+
+@contextmanager
+def mounted(place: Path, *mounts: list[str]) -> Iterator[Path]:
+    """``place`` with each of ``mounts`` (a ``mount`` command's arguments but the place) done
+    on it in turn, undone after; the test is skipped where they cannot be done (only root
+    mounts, as CI runs)."""
+    place.mkdir()
+    done = 0
+    try:
+        for options in mounts:
+            command = ["mount", *options, str(place)]
+            if os.geteuid() != 0 or subprocess.run(command, capture_output=True).returncode:
+                pytest.skip("mounting a file system for the test needs root")
+            done += 1
+        yield place
+    finally:
+        if done:
+            subprocess.run(["umount", "--lazy", str(place)], check=True)
+
+
+@contextmanager
+def read_only(archive: Path) -> Iterator[Path]:
+    """The archive (and its repository) as a checkout that may only be read: mounted read-only
+    where the tests run as root (as CI does; root writes through any mode), else with every
+    write permission in it taken away."""
+    if os.geteuid() != 0:
+        subprocess.run(["chmod", "-R", "a-w", str(archive)], check=True)
+        try:
+            yield archive
+        finally:
+            subprocess.run(["chmod", "-R", "u+w", str(archive)], check=True)
+        return
+    source = str(archive)
+    bind, read_only = ["--bind", source], ["-o", "remount,ro,bind", source]
+    with mounted(archive.parent / "read-only", bind, read_only) as place:
+        yield place

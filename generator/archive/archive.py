@@ -103,7 +103,7 @@ class Archive:
 
     def runs(self, suite: str | None = None) -> tuple[list[ArchivedRun], dict[Suite, str]]:
         """Every run (of ``suite``, if named), newest first, and each suite's reference key."""
-        with self.store.locked():
+        with self.store.reading():
             runs, baselines = self._committed()
         if suite is not None:
             picked = pick_suite(suite, (run.suite_of for run in runs))
@@ -223,7 +223,7 @@ class Archive:
 
     def history(self) -> list[Commit]:
         """Every commit that changed ``runs/``, newest first, paths relative to the root."""
-        with self.store.locked():
+        with self.store.reading():
             commits = self.store.history(self.store.path(self.layout.runs))
         return [
             Commit(

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import json
 import os
+from contextlib import suppress
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
@@ -133,12 +134,14 @@ class _Facts:
         return entry[0], entry[1]
 
     def save(self) -> None:
-        """Remember the blobs of this listing, and only those."""
+        """Remember the blobs of this listing, and only those; where the archive may only be
+        read (a read-only mount), remember nothing, as the next listing reads them again."""
         if self.used.keys() == self.known.keys():
             return
         partial = self.path.with_name(f"{self.path.name}.partial")
-        partial.write_text(json.dumps(self.used, sort_keys=True), encoding="utf-8")
-        os.replace(partial, self.path)
+        with suppress(OSError):
+            partial.write_text(json.dumps(self.used, sort_keys=True), encoding="utf-8")
+            os.replace(partial, self.path)
 
 
 def _read_facts(data: bytes) -> tuple[str, int]:

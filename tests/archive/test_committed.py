@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from generator.archive import Archive
-from tests._helpers import a_run_at, git
+from tests._helpers import a_run_at, git, read_only
 
 OUTSIDE = "MARKoutsideQ30"
 UNCOMMITTED = "MARKuncommittedQ31"
@@ -142,3 +142,22 @@ def test_what_each_document_says_of_itself_is_remembered_by_blob_and_a_damaged_r
     assert runsite("list", "--json", "--root", str(archive)).stdout == first
     remembered.write_bytes(b"\x00not json")
     assert runsite("list", "--json", "--root", str(archive)).stdout == first
+
+
+def test_an_archive_that_may_only_be_read_is_read_and_a_write_refused_in_one_line(
+    runsite, archive, write_json
+):
+    _imported(runsite, archive, write_json, a_run_at(1), a_run_at(2))
+    with read_only(archive) as checkout:
+        listed = runsite("list", "--json", "--root", str(checkout))
+        shown = runsite("show", "latest", "--json", "--root", str(checkout))
+        explained = runsite("explain", "support@latest", "--root", str(checkout))
+        refused = runsite("baseline", "set", "latest", "--root", str(checkout))
+    assert listed.exit_code == 0, listed.output
+    assert [len(json.loads(listed.stdout)), shown.exit_code, explained.exit_code] == [2, 0, 0]
+    assert refused.exit_code == 64
+    assert refused.stderr.startswith(
+        f"runsite: {checkout / '.git'}: the archive cannot be written here ("
+    )
+    assert len(refused.stderr.splitlines()) == 1, refused.stderr
+    assert git(archive, "log", "--format=%s") == "Import 2 runs\nStart a runsite archive\n"

@@ -11,7 +11,6 @@ import subprocess
 import sys
 import time
 from collections.abc import Callable, Iterator
-from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -19,7 +18,7 @@ import pytest
 from click.testing import Result
 
 from generator.publish.cache import RunCache
-from tests._helpers import a_run_at
+from tests._helpers import a_run_at, mounted, read_only
 
 
 def _archive_with_runs(
@@ -142,29 +141,10 @@ def test_an_out_inside_a_file_is_refused_in_one_line(
     )
 
 
-@contextmanager
-def _mounted(place: Path, *mounts: list[str]) -> Iterator[Path]:
-    """``place`` with each of ``mounts`` (a ``mount`` command's arguments but the place) done
-    on it in turn, undone after; the test is skipped where they cannot be done (only root
-    mounts, as CI runs)."""
-    place.mkdir()
-    done = 0
-    try:
-        for options in mounts:
-            command = ["mount", *options, str(place)]
-            if os.geteuid() != 0 or subprocess.run(command, capture_output=True).returncode:
-                pytest.skip("mounting a file system for the test needs root")
-            done += 1
-        yield place
-    finally:
-        if done:
-            subprocess.run(["umount", "--lazy", str(place)], check=True)
-
-
 @pytest.fixture
 def small_disk(tmp_path: Path) -> Iterator[Path]:
     """A file system of 1 MiB of its own."""
-    with _mounted(tmp_path / "small", ["-t", "tmpfs", "-o", "size=1m", "tmpfs"]) as place:
+    with mounted(tmp_path / "small", ["-t", "tmpfs", "-o", "size=1m", "tmpfs"]) as place:
         yield place
 
 
@@ -203,31 +183,13 @@ def _target(descriptor: Path) -> str | None:
         return None
 
 
-@contextmanager
-def _read_only(archive: Path) -> Iterator[Path]:
-    """The archive as a checkout the build may only read: mounted read-only where the tests run
-    as root (as CI does; root writes through any mode), else with its folder's write
-    permission taken away."""
-    if os.geteuid() != 0:
-        archive.chmod(0o555)
-        try:
-            yield archive
-        finally:
-            archive.chmod(0o755)
-        return
-    source = str(archive)
-    bind, read_only = ["--bind", source], ["-o", "remount,ro,bind", source]
-    with _mounted(archive.parent / "read-only", bind, read_only) as place:
-        yield place
-
-
 def test_an_archive_the_build_may_only_read_is_built_the_same_without_a_cache(
     archive: Path, runsite: Callable[..., Result], write_json: Callable[[Any, str], Path]
 ):
     _archive_with_runs(archive, runsite, write_json)
     shutil.rmtree(archive / ".runsite", ignore_errors=True)
     written = archive.parent / "written"
-    with _read_only(archive) as checkout:
+    with read_only(archive) as checkout:
         result = runsite("build", "--root", str(checkout), "--out", str(written))
     assert result.exit_code == 0, result.output
     reason = os.strerror(errno.EROFS if os.geteuid() == 0 else errno.EACCES)
