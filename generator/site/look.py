@@ -99,8 +99,10 @@ class Look:
 
 def read_look(path: Path | None) -> Look:
     """The look ``path`` (the archive's ``mkdocs.yml``) asks for; none when it is absent."""
-    if path is None or not path.is_file():
+    if path is None or not path.exists():
         return Look()
+    if not path.is_file():
+        raise LookRefused(f"{path}: not a file; it holds the site's look (or leave it out)")
     data = path.read_bytes()
     if len(data) > LARGEST:
         raise LookRefused(f"{path}: larger than {LARGEST} bytes; it holds the site's look only")

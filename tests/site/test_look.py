@@ -55,6 +55,19 @@ def test_a_setting_beyond_the_look_is_refused_by_name_and_nothing_is_built(
     assert not (one_run / "site").exists()
 
 
+def test_a_mkdocs_yml_that_is_a_folder_is_refused_not_passed_over(
+    one_run: Path, runsite: Callable[..., Result]
+):
+    (one_run / "mkdocs.yml").mkdir()
+    result = runsite("build", "--root", str(one_run), "--out", str(one_run / "site"))
+    assert (result.exit_code, result.stderr) == (
+        64,
+        f"runsite: {one_run / 'mkdocs.yml'}: not a file; it holds the site's look (or leave "
+        "it out)\n",
+    )
+    assert not (one_run / "site").exists()
+
+
 def test_text_of_the_look_stays_text_and_a_logo_beside_it_is_shipped(
     one_run: Path, runsite: Callable[..., Result]
 ):
