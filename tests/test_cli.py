@@ -52,6 +52,16 @@ def test_validate_of_a_missing_path_is_refused(runsite, tmp_path):
     assert result.stderr == f"runsite: {tmp_path / 'nowhere.json'}: no such file or folder\n"
 
 
+def test_import_of_a_path_that_is_neither_file_nor_folder_is_refused_by_what_it_is(
+    runsite, archive
+):
+    result = runsite("import", "--root", str(archive), "/dev/null")
+    assert (result.exit_code, result.stderr) == (
+        64,
+        "runsite: /dev/null: neither a file nor a folder (a device, a pipe); import files\n",
+    )
+
+
 def test_redact_prints_canonical_json_of_the_redacted_run(runsite, write_json):
     result = runsite("redact", str(write_json(a_planted_run())))
     assert result.exit_code == 0, result.stderr

@@ -49,6 +49,8 @@ def files_of(paths: Iterable[Path]) -> list[Path]:
             )
         elif path.is_file():
             found.append(path)
+        elif path.exists():
+            raise Refused(f"{path}: neither a file nor a folder (a device, a pipe); import files")
         else:
             raise Refused(f"{path}: no such file or folder")
     return found
