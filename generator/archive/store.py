@@ -117,12 +117,32 @@ class GitStore:
     @contextmanager
     def locked(self) -> Iterator[None]:
         """Hold the archive's lock, after finishing what a killed command left."""
+        with self._held(for_writing=True):
+            yield
+
+    @contextmanager
+    def reading(self) -> Iterator[None]:
+        """What a command that only reads holds: the lock, as ``locked``, where it can be
+        taken; nothing where the archive may only be read (a read-only mount, a lock file
+        of another user's), as HEAD, which every read goes through, is whole even if a killed
+        command left its working tree unsettled."""
+        with self._held(for_writing=False):
+            yield
+
+    @contextmanager
+    def _held(self, for_writing: bool) -> Iterator[None]:
         try:
             fd = os.open(self.git_dir / LOCK, os.O_RDWR | os.O_CREAT, 0o644)
         except OSError as error:
-            raise ArchiveRefused(
-                f"{self.git_dir}: the archive cannot be written here ({error.strerror or error})"
-            ) from None
+            if for_writing:
+                raise ArchiveRefused(
+                    f"{self.git_dir}: the archive cannot be written here "
+                    f"({error.strerror or error})"
+                ) from None
+            fd = None
+        if fd is None:
+            yield
+            return
         try:
             fcntl.flock(fd, fcntl.LOCK_EX)
             self._lock = fd
@@ -132,18 +152,6 @@ class GitStore:
         finally:
             self._lock = None
             os.close(fd)
-
-    @contextmanager
-    def reading(self) -> Iterator[None]:
-        """What a command that only reads holds: the lock, as ``locked``, where the archive can
-        be written; nothing in a checkout it may only read (a read-only mount), where no
-        command can be writing, and HEAD, which every read goes through, is whole even if a
-        killed command left its working tree unsettled."""
-        if not os.access(self.git_dir, os.W_OK):
-            yield
-            return
-        with self.locked():
-            yield
 
     def current_branch(self) -> str | None:
         """The branch HEAD is on (it may have no commit yet); None when HEAD is detached."""
