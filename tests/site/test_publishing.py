@@ -30,6 +30,13 @@ def _archive_with_runs(
     return archive
 
 
+def _files(folder: Path) -> list[tuple[Path, bytes]]:
+    """Each file under ``folder`` with its bytes, in order."""
+    return [
+        (p.relative_to(folder), p.read_bytes()) for p in sorted(folder.rglob("*")) if p.is_file()
+    ]
+
+
 def test_builds_to_one_folder_at_once_all_succeed_one_after_the_other(
     archive: Path,
     runsite: Callable[..., Result],
@@ -82,7 +89,7 @@ def test_ctrl_c_stops_a_build_in_one_line_exit_130_and_leaves_the_previous_site(
     _archive_with_runs(archive, runsite, write_json)
     out = archive.parent / "public"
     assert runsite("build", "--root", str(archive), "--out", str(out)).exit_code == 0
-    before = {p: p.read_bytes() for p in sorted(out.rglob("*")) if p.is_file()}
+    before = _files(out)
     command = ["build", "--root", str(archive), "--out", str(out), "--full"]
     build = subprocess.Popen(
         [sys.executable, "-m", "generator", *command],
@@ -97,7 +104,7 @@ def test_ctrl_c_stops_a_build_in_one_line_exit_130_and_leaves_the_previous_site(
     build.send_signal(signal.SIGINT)
     said = build.communicate(timeout=60)[1].decode()
     assert (build.returncode, said.strip()) == (130, "runsite: interrupted")
-    assert {p: p.read_bytes() for p in sorted(out.rglob("*")) if p.is_file()} == before
+    assert _files(out) == before
     assert not list(archive.parent.glob(".runsite-public-*"))
 
 
@@ -200,9 +207,3 @@ def test_an_archive_the_build_may_only_read_is_built_the_same_without_a_cache(
     kept = archive.parent / "kept"
     assert runsite("build", "--root", str(archive), "--out", str(kept)).exit_code == 0
     assert _files(kept) == _files(written)
-
-
-def _files(folder: Path) -> list[tuple[Path, bytes]]:
-    return [
-        (p.relative_to(folder), p.read_bytes()) for p in sorted(folder.rglob("*")) if p.is_file()
-    ]
