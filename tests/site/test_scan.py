@@ -13,6 +13,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+import generator.site.scan as scan_module
 from generator.document.codec import read_run, redacted_bytes
 from generator.document.payload import payload_strings
 from generator.document.redact import redact
@@ -194,9 +195,15 @@ def test_a_short_string_counts_in_its_own_case_only_so_a_label_is_no_leak(tmp_pa
     assert scan(tmp_path, payload) == [Leak("404.html", "results[2].verdicts[0].metadata.target")]
 
 
-def test_a_kept_page_is_searched_in_every_form_and_case_its_templates_write_a_value():
+@pytest.mark.parametrize("dfa_bytes", [scan_module.DFA_BYTES, 0], ids=["dfa", "library's own"])
+def test_a_kept_page_is_searched_in_every_form_and_case_its_templates_write_a_value(
+    dfa_bytes: int, monkeypatch: pytest.MonkeyPatch
+):
+    """Whichever automaton the forms make (a DFA while they are few), a kept page's check finds
+    the same."""
     from generator.site.scan import OwnPages
 
+    monkeypatch.setattr(scan_module, "DFA_BYTES", dfa_bytes)
     sought = OwnPages({"Jane O'Neil, 4 Privet Drive": "output", "Müller-Lüdenscheidt": "input"})
     for page, fields in (
         (b"<td>Jane O&#39;Neil, 4 Privet Drive</td>", {"output"}),
