@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import filecmp
 import json
+import shutil
+import subprocess
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -85,6 +87,34 @@ def test_one_more_run_writes_its_pages_its_suite_and_home_and_gives_a_full_build
     assert pages <= changed
     full = archive.parent / "full"
     assert _build(runsite, archive, full, "--full").exit_code == 0
+    assert _differences(site, full) == []
+
+
+def test_a_fresh_clone_given_back_the_last_site_and_cache_writes_only_the_new_runs_pages(
+    archive: Path,
+    runsite: Callable[..., Result],
+    grown: Callable[..., None],
+    write_json: Callable[[Any, str], Path],
+):
+    """A CI job publishes from a fresh, shallow checkout, with the last build's site and
+    ``.runsite/`` restored from its cache at other paths and with new mtimes: what the build
+    kept must not depend on either."""
+    for second in (1, 2, 3):
+        grown(second)
+    published = archive.parent / "published"
+    assert _build(runsite, archive, published).exit_code == 0
+    job = archive.parent / "job"
+    subprocess.run(["git", "clone", "-q", "--depth", "1", archive.as_uri(), str(job)], check=True)
+    site = job.parent / "restored"
+    shutil.copytree(published, site, copy_function=shutil.copy)
+    shutil.copytree(archive / ".runsite", job / ".runsite", copy_function=shutil.copy)
+    arrived = write_json(a_run_at(4), "arrived.json")
+    assert runsite("import", "--root", str(job), str(arrived)).exit_code == 0
+    result = _build(runsite, job, site)
+    assert result.exit_code == 0, result.output
+    assert "(4 written)" in result.stdout
+    full = archive.parent / "full"
+    assert _build(runsite, job, full, "--full").exit_code == 0
     assert _differences(site, full) == []
 
 
