@@ -4,7 +4,8 @@ For each archive size (1,000 and 3,000 runs by default: 30 cases, 6 checks, 5 sa
 recorded answers with agent trajectories, spread over 4 suites) it prints:
 
 - the full build (no site, no cache beside the archive): wall and CPU seconds, peak memory;
-- the rebuild after one more run arrives: wall and CPU seconds, peak memory;
+- the rebuild after one more run arrives: wall and CPU seconds, peak memory; and again after
+  one more with long answers (``long_answers``), whose payload the kept pages are checked for;
 - one run page's bytes, raw and gzipped, the largest run page of each language, and the JS
   and CSS a first visit loads;
 - the ratio of the full build to a jinja2-only render of the same run and comparison pages,
@@ -144,6 +145,28 @@ def run_document(n: int) -> dict[str, object]:
     }
 
 
+WORDS = re.findall(
+    r"\S+",
+    'the customer\'s order was shipped on Monday; a refund of <24> EUR & a note "approved" '
+    "follows, as the policy says for parcels lost in transit between depots",
+)
+
+
+def long_answers(n: int) -> dict[str, object]:
+    """The ``n``th run with its 150 answers written out as a model would: about 1.7 KB each, to
+    a prompt of about 2.8 KB, every one distinct, with quotes, markup and line breaks."""
+    rng = random.Random(-n)
+    run = run_document(n)
+
+    def text(words: int) -> str:
+        return "\n".join(" ".join(rng.choices(WORDS, k=words // 4)) for _ in range(4))
+
+    for case in run["results"]:  # type: ignore[attr-defined]
+        for response in case["responses"]:
+            response["output"], response["input"] = text(300), text(500)
+    return run
+
+
 def _receive(folder: Path, files: list[Path]) -> None:
     batch = read_files(files_of(files))
     Archive(folder).receive(batch.arrivals, batch.refused, skip_invalid=False)
@@ -273,6 +296,15 @@ def measure(count: int, keep: Path | None) -> None:
             f"{count} runs, rebuild after one more run: {wall2:.2f} s wall, {cpu2:.2f} s CPU, "
             f"peak {peak2 / 1024:.0f} MiB"
         )
+        long = folder.parent / f"long-answers-{count}.json"
+        long.write_bytes(canonical(long_answers(count + 1)))
+        _receive(folder, [long])
+        wall3, cpu3, peak3 = build(folder, out)
+        print(
+            f"{count} runs, rebuild after one more run of long answers: {wall3:.2f} s wall, "
+            f"{cpu3:.2f} s CPU, peak {peak3 / 1024:.0f} MiB"
+        )
+        long.unlink()
         key = read_run(extra.read_bytes()).run.key
         page = next((out / "runs" / "acme").glob(f"*/{key}/index.html"))
         raw = page.read_bytes()

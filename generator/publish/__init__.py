@@ -11,9 +11,10 @@ site for. The build, in order:
 3. read the runs in parallel, a stretch of one suite per process, writing the bodies of those
    pages and keeping each run's summary and payload keys in the cache (``work``, ``cache``);
 4. let mkdocs build the home and suite pages and the shells, from the summaries;
-5. wrap each body in its shell, and sieve every file written for every run's payload keys;
-6. confirm what the sieve let through with the exact scan (``confirm``), and refuse the build on
-   a leak;
+5. wrap each body in its shell, and sieve every file written for every run's payload keys,
+   and every file kept for the payload of the runs that arrived;
+6. confirm what the sieves let through with the exact scan (``confirm``), and refuse the build
+   on a leak;
 7. put the site in place (``apply``).
 
 The scan is as whole as a full build's: every file written is searched for the payload of
@@ -63,7 +64,7 @@ from generator.site.history import SuiteRuns
 from generator.site.labels import LOCALES
 from generator.site.look import read_look
 from generator.site.pages import Site
-from generator.site.scan import Leak, OwnPages, contents
+from generator.site.scan import OwnPages, contents
 from generator.site.sieve import Sieve
 from generator.site.summary import RunSummary
 from generator.site.writer import Page
@@ -72,6 +73,15 @@ PACKAGE = Path(__file__).resolve().parents[1]
 
 WRAPS = 256
 """Pages a process wraps and sieves in one go."""
+
+OWN_PAGES_RUNS = 16
+"""The most arrived runs whose payload heads a build gathers to sieve its kept pages with
+(``scan.OwnPages``, one pass over each page's raw bytes: 0.12 ms a run page of the bench's
+shape). Their automaton takes some 3 KB a head at worst (distinct answers share no prefix),
+and a run has from 230 heads (the bench's) to 740 (150 answers of a few kilobytes): at most
+44 MB for 16 runs. Past that many, a build sieves its kept pages with the keys it holds of
+every run (``sieve.Sieve``), which decodes each page first: 1.5 ms a page, but no memory beyond
+the keys."""
 
 
 class LeakRefused(Refused):
@@ -201,6 +211,7 @@ class _Build:
             everything = [job for jobs in plan.jobs.values() for job in jobs]
             render = stale(everything, old, shells)
             arrived = {r.blob for r in head.runs} - set(old.runs) if old else set()
+            few = len(arrived) <= OWN_PAGES_RUNS
             read = {blob for blob, entry in cached.items() if entry is None} | arrived
             against = self._against(plan)
             judge = {blob for blob, worse in against.items() if worse is None}
@@ -208,8 +219,8 @@ class _Build:
             context = Context(
                 head.git_dir, self.disclosure, self.cache, staging, self.settings.for_files
             )
-            learnt, payload, bodies, worse = self._read(
-                context, chunks(plan, render, read, arrived, judge), tick
+            learnt, heads, bodies, worse = self._read(
+                context, chunks(plan, render, read, arrived if few else set(), judge), tick
             )
             worse = {**{b: w for b, w in against.items() if w is not None}, **worse}
             runs = {**{b: e for b, e in cached.items() if e is not None}, **learnt}
@@ -247,11 +258,19 @@ class _Build:
             context.sieve = Sieve([runs[listed.blob][1] for listed in head.runs])
             written = self._wrap(context, bodies, tick)
             present = dict(sorted({**made, **{w.file: built / w.file for w in written}}.items()))
-            leaks = self._sieve_rest(context, present, written)
-            kept = sorted({job.file for job in everything} - {w.file for w in written})
+            candidates, where = self._sieve_rest(context, present, written)
             if old is not None:
-                context.exact = OwnPages(payload)
-                leaks += self._check_kept(context, old, kept)
+                kept = sorted({job.file for job in everything} - {w.file for w in written})
+                arrivals = [n for n, listed in enumerate(head.runs) if listed.blob in arrived]
+                context.kept = (
+                    OwnPages([heads[head.runs[n].blob] for n in arrivals])
+                    if few
+                    else Sieve([runs[head.runs[n].blob][1] for n in arrivals])
+                )
+                for found in self._check_kept(context, old, kept, arrivals):
+                    candidates.append(found)
+                    where[found.file] = self.out / found.file
+            leaks = confirm(candidates, where, head, self.disclosure)
             if leaks:
                 first = leaks[0]
                 more = f" (and {len(leaks) - 1} more)" if len(leaks) > 1 else ""
@@ -304,26 +323,25 @@ class _Build:
 
     def _read(
         self, context: Context, chunks: list[Chunk], tick: Callable[[], None]
-    ) -> tuple[dict[str, Learnt], dict[str, str], list[Path], dict[str, int]]:
-        """Read the chunks in parallel: the summary and keys of each run read, the payload of
-        the runs that arrived, the files of bodies written, and the checks worse than the
-        reference of the runs asked for."""
+    ) -> tuple[dict[str, Learnt], dict[str, frozenset[bytes]], list[Path], dict[str, int]]:
+        """Read the chunks in parallel: the summary and keys of each run read, the payload
+        heads of the arrived runs asked for, the files of bodies written, and the checks worse
+        than the reference of the runs asked for."""
         learnt: dict[str, Learnt] = {}
-        payload: dict[str, str] = {}
+        heads: dict[str, frozenset[bytes]] = {}
         bodies: list[Path] = []
         worse: dict[str, int] = {}
         for chunk, result in zip(
             chunks, run_in_processes(context, read_chunk, chunks, self.jobs), strict=True
         ):
             learnt.update(result.runs)
-            for strings in result.payload.values():
-                payload.update(strings)
+            heads.update(result.heads)
             if result.bodies:
                 bodies.append(result.bodies)
             worse.update(result.worse)
             for _ in chunk.runs:
                 tick()
-        return learnt, payload, bodies, worse
+        return learnt, heads, bodies, worse
 
     def _against(self, plan: Plan) -> dict[str, int | None]:
         """For each run with a reference other than itself, its checks worse than the
@@ -358,8 +376,9 @@ class _Build:
 
     def _sieve_rest(
         self, context: Context, present: Mapping[str, Path], written: Sequence[Written]
-    ) -> list[Leak]:
-        """Sieve what mkdocs wrote, then confirm every file the sieve let through."""
+    ) -> tuple[list[Written], dict[str, Path]]:
+        """Sieve what mkdocs wrote: every file written the sieve let through, and where each
+        file is."""
         assert context.sieve is not None
         where = {w.file: present[w.file] for w in written}
         candidates = [w for w in written if w.runs]
@@ -372,15 +391,19 @@ class _Build:
             if runs:
                 where[file] = path
                 candidates.append(Written(file, "", frozenset(runs)))
-        return confirm(candidates, where, self.head, self.disclosure)
+        return candidates, where
 
-    def _check_kept(self, context: Context, old: Manifest, kept: Sequence[str]) -> list[Leak]:
-        """Every kept file must be what the last build wrote, and carry no arrived payload."""
-        leaks = []
+    def _check_kept(
+        self, context: Context, old: Manifest, kept: Sequence[str], arrivals: Sequence[int]
+    ) -> list[Written]:
+        """Every kept file must be what the last build wrote: the kept files that may carry
+        the payload of a run that arrived (``arrivals``: their places in the runs at HEAD)."""
+        found = []
         checks = batches([(self.out / file, file) for file in kept], WRAPS)
         for batch in run_in_processes(context, check_kept, checks, self.jobs):
-            for found in batch:
-                if found.digest != old.files.get(found.file):
+            for file in batch:
+                if file.digest != old.files.get(file.file):
                     raise _Restart()
-                leaks += [Leak(found.file, field) for field in found.fields]
-        return leaks
+                if file.runs:
+                    found.append(Written(file.file, "", frozenset(arrivals[n] for n in file.runs)))
+        return found

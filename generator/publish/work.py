@@ -3,8 +3,8 @@ wrapping bodies in their shells and sieving every file written.
 
 A process reads the runs of one stretch of one suite in order, so each run is read once and
 held only while the pages that show it are written (a comparison holds the previous run, and
-the suite's reference). What leaves a process is small: each run's summary, and the payload
-strings of the runs that arrived since the last build. Every page's bytes depend on its inputs
+the suite's reference). What leaves a process is small: each run's summary and sieve keys, and
+the heads of the payload of the runs that arrived since the last build. Every page's bytes depend on its inputs
 alone, so they do not depend on how the work was divided or how many processes did it.
 """
 
@@ -33,7 +33,7 @@ from generator.site.build import environment
 from generator.site.labels import LOCALES
 from generator.site.pages import Comparison, Site, comparison
 from generator.site.rewrite import for_files
-from generator.site.scan import OwnPages
+from generator.site.scan import OwnPages, own_heads
 from generator.site.shell import Shell
 from generator.site.sieve import Sieve, payload_keys
 from generator.site.summary import summarise
@@ -53,7 +53,7 @@ class Chunk:
     jobs: Mapping[str, tuple[PageJob, ...]]
     """The pages to write, by the blob id of the run they belong to."""
     arrived: frozenset[str]
-    """Blob ids of the runs whose payload strings the build wants back."""
+    """Blob ids of the runs whose payload heads (``scan.own_heads``) the build wants back."""
     judge: frozenset[str] = frozenset()
     """Blob ids of the runs whose count of checks worse than the reference is not known."""
 
@@ -95,12 +95,12 @@ def chunks(
 
 @dataclass(frozen=True)
 class Read:
-    """What a chunk learnt: the summary and payload keys of each run read, payload strings
+    """What a chunk learnt: the summary and payload keys of each run read, the payload heads
     asked for, and the file its pages' bodies wait in for their shells (None when it wrote
     none)."""
 
     runs: dict[str, Learnt]
-    payload: dict[str, dict[str, str]]
+    heads: dict[str, frozenset[bytes]]
     bodies: Path | None
     worse: dict[str, int]
     """For each run of ``Chunk.judge``, its checks worse than the reference."""
@@ -118,8 +118,8 @@ class Context:
     """Whether the pages' links name ``index.html`` (a site opened from disk)."""
     shells: Mapping[tuple[str, str], Shell] | None = None
     sieve: Sieve | None = None
-    exact: OwnPages | None = None
-    """The payload of the runs that arrived, for the files a build keeps."""
+    kept: OwnPages | Sieve | None = None
+    """The payload of the runs that arrived, sieved for in the files a build keeps."""
 
 
 _context: Context | None = None
@@ -211,7 +211,7 @@ def read_chunk(chunk: Chunk) -> Read:
     context, blobs, sites = _shared()
     held: dict[str, RedactedRun] = {}
     learnt: dict[str, Learnt] = {}
-    payload: dict[str, dict[str, str]] = {}
+    heads: dict[str, frozenset[bytes]] = {}
     bodies: list[tuple[PageJob, Body]] = []
     worse: dict[str, int] = {}
 
@@ -224,7 +224,7 @@ def read_chunk(chunk: Chunk) -> Read:
             context.cache.keep(listed.blob, summary, keys)
             learnt[listed.blob] = (summary, keys)
             if listed.blob in chunk.arrived:
-                payload[listed.blob] = payload_strings(run, context.disclosure, redacted)
+                heads[listed.blob] = own_heads(payload_strings(run, context.disclosure, redacted))
             held[listed.blob] = redacted
         return held[listed.blob]
 
@@ -256,7 +256,7 @@ def read_chunk(chunk: Chunk) -> Read:
         for blob in [b for b in held if b not in keep]:
             del held[blob]
         previous = listed
-    return Read(learnt, payload, _stage(context.staging, bodies), worse)
+    return Read(learnt, heads, _stage(context.staging, bodies), worse)
 
 
 def _against(compared: dict[str, Comparison], run: RedactedRun, other: RedactedRun) -> Comparison:
@@ -304,13 +304,12 @@ def _stage(staging: Path, bodies: Sequence[tuple[PageJob, Body]]) -> Path | None
 
 @dataclass(frozen=True)
 class Written:
-    """A file a build wrote or kept, its content digest, and the runs the sieve let through."""
+    """A file a build wrote or kept, its content digest, and the runs the sieve let through
+    (for a kept file, among the runs that arrived: their places in ``Context.kept``)."""
 
     file: str
     digest: str
     runs: frozenset[int]
-    fields: frozenset[str] = frozenset()
-    """For a kept file: the fields of the arrived runs' payload it carries."""
 
 
 def wrap(source: Path) -> list[Written]:
@@ -337,17 +336,13 @@ def wrap(source: Path) -> list[Written]:
 
 
 def check_kept(files: Sequence[tuple[Path, str]]) -> list[Written]:
-    """Each kept file's content digest, and the arrived runs' payload it carries."""
+    """Each kept file's content digest, and the arrived runs whose payload it may carry."""
     context, _, _ = _shared()
-    assert context.exact is not None
+    assert context.kept is not None
     found = []
     for path, file in files:
         data = path.read_bytes()
-        found.append(
-            Written(
-                file, content_digest(data), frozenset(), frozenset(context.exact.fields_in(data))
-            )
-        )
+        found.append(Written(file, content_digest(data), frozenset(context.kept.runs_in(data))))
     return found
 
 

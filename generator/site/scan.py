@@ -17,7 +17,7 @@ per text. Its keys are each form's first ``KEY_BYTES`` bytes, which bounds the a
 however long the outputs are; a key found is then confirmed against the whole form in place.
 
 ``carried_forms`` (the escaped forms a raw file carries a string in) serves ``OwnPages``, the
-check of the pages a build keeps, which looks at their raw bytes.
+sieve of the pages a build keeps, which looks at their raw bytes.
 """
 
 from __future__ import annotations
@@ -26,7 +26,7 @@ import gzip
 import hashlib
 import html
 import re
-from collections.abc import Mapping
+from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from json.encoder import encode_basestring, encode_basestring_ascii
 from pathlib import Path
@@ -275,10 +275,11 @@ def contents(path: Path, data: bytes) -> bytes:
     return gzip.decompress(data) if path.suffix == ".gz" else data
 
 
-DFA_BYTES = 1 << 20
-"""The most pattern bytes ``OwnPages`` compiles to a DFA: it searches a third faster than the
-default automaton, but takes about 55 bytes of memory per pattern byte, so a megabyte of forms
-(the payload of some thirty arrived runs) is where it stops paying."""
+DFA_BYTES = 1 << 14
+"""The most pattern bytes ``OwnPages`` compiles to a DFA, which searches a third faster than
+the library's default automaton but takes up to a kilobyte per pattern byte (a state per byte,
+a row of as many as 256 byte classes each): 12 MB for the 739 heads of one run of long
+answers, against 2 for the default. So a DFA for the run or two a build usually receives."""
 
 
 def _fastest(patterns: list[bytes]) -> Implementation | None:
@@ -286,36 +287,51 @@ def _fastest(patterns: list[bytes]) -> Implementation | None:
     return Implementation.DFA if sum(map(len, patterns)) <= DFA_BYTES else None
 
 
+def own_heads(payload: Iterable[str]) -> frozenset[bytes]:
+    """What ``OwnPages`` seeks of ``payload``: the first ``KEY_BYTES`` bytes of each form a
+    page of runsite's carries a string in (``carried_forms``), in its cases, ASCII lowered."""
+    return frozenset(
+        _bytes(cased).lower()[:KEY_BYTES]
+        for string in payload
+        for form in carried_forms(string)
+        for cased in {form, form.upper(), form.lower(), form.casefold()}
+    )
+
+
 class OwnPages:
-    """Payload strings sought in a page runsite wrote itself: each in the forms its templates
-    give a value (raw, HTML-escaped, JSON-escaped), in any case, in one pass over the page.
+    """Which runs' payload a page runsite wrote itself may carry, in one pass over its raw bytes:
+    a sieve for the pages a build keeps, whose (page, run) pairs ``publish.confirm`` then
+    searches exactly, as for every file a build writes.
 
     A run or comparison page is the theme's chrome around a body. The chrome is the same in
     every page of a build, the home and suite pages among them, which a build writes and scans
-    whole (``Sought``) every time; the body is runsite's template text and the values of
-    redacted runs, each written through jinja2's escaping, never decoded, split by markup or
-    re-cased. So what the normalised scan would find in such a page, this finds too, without
-    decoding the page: the check a build makes of the thousands of pages it keeps.
+    whole every time; the body is runsite's template text and the values of redacted runs, each
+    written through jinja2's escaping, never decoded, split by markup or re-cased. So a string
+    the normalised scan would find in such a page is there in one of the forms its templates
+    write (raw, HTML-escaped, JSON-escaped), and so is the form's head, which this finds without
+    decoding the page.
 
-    Case: the page's ASCII letters are lowered byte by byte (the pass stays in C); a form's
-    letters outside ASCII are sought as written, all upper and all lower case.
+    Only heads are held (``own_heads``): a run's outputs and inputs run to megabytes, and an
+    automaton over whole forms took over 600 MB to build for one run of 150 answers of a few
+    kilobytes each. Case: the page's ASCII letters are lowered byte by byte (the pass stays in
+    C); a form's letters outside ASCII are sought as written, all upper and all lower case.
     """
 
-    def __init__(self, payload: Mapping[str, str]) -> None:
-        by_form: dict[bytes, str] = {}
-        for string, field in payload.items():
-            for form in carried_forms(string):
-                for cased in {form, form.upper(), form.lower(), form.casefold()}:
-                    by_form.setdefault(_bytes(cased).lower(), field)
-        patterns = list(by_form)
-        self._fields = list(by_form.values())
+    def __init__(self, heads: Sequence[Collection[bytes]]) -> None:
+        """``heads``: each run's ``own_heads``; ``runs_in`` names runs by their place here."""
+        by_head: dict[bytes, list[int]] = {}
+        for run, keys in enumerate(heads):
+            for key in keys:
+                by_head.setdefault(key, []).append(run)
+        patterns = list(by_head)
+        self._runs = list(by_head.values())
         self._automaton = (
             BytesAhoCorasick(patterns, implementation=_fastest(patterns)) if patterns else None
         )
 
-    def fields_in(self, data: bytes) -> set[str]:
-        """The fields of every payload string the page ``data`` carries."""
+    def runs_in(self, data: bytes) -> set[int]:
+        """The runs whose payload the page ``data`` may carry."""
         if self._automaton is None:
             return set()
         found = self._automaton.find_matches_as_indexes(data.lower(), overlapping=True)
-        return {self._fields[i] for i, _, _ in found}
+        return {run for index, _, _ in found for run in self._runs[index]}

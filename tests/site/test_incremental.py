@@ -14,6 +14,7 @@ from typing import Any
 import pytest
 from click.testing import Result
 
+import generator.publish
 from tests._helpers import a_run_at
 
 
@@ -46,6 +47,14 @@ def grown(
         assert result.exit_code == 0, result.output
 
     return grow
+
+
+@pytest.fixture(params=["heads", "keys"])
+def kept_sieve(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Each way a build sieves the pages it keeps: with the arrived runs' payload heads, or,
+    past ``OWN_PAGES_RUNS`` arrivals, with the sieve keys it holds of every run."""
+    if request.param == "keys":
+        monkeypatch.setattr(generator.publish, "OWN_PAGES_RUNS", 0)
 
 
 def _build(runsite: Callable[..., Result], archive: Path, out: Path, *extra: str) -> Result:
@@ -134,6 +143,7 @@ def test_a_new_runs_payload_on_a_kept_page_fails_the_incremental_build_as_it_fai
     runsite: Callable[..., Result],
     grown: Callable[..., None],
     write_json: Callable[[Any, str], Path],
+    kept_sieve: None,
 ):
     secret = "Mrs Jane Doe of 4 Privet Drive"
     (archive / "mkdocs.yml").write_text(f"copyright: {json.dumps(secret)}\n", encoding="utf-8")
@@ -156,7 +166,10 @@ def test_a_new_runs_payload_on_a_kept_page_fails_the_incremental_build_as_it_fai
 
 
 def test_a_kept_run_page_showing_a_new_runs_payload_fails_the_incremental_build(
-    archive: Path, runsite: Callable[..., Result], write_json: Callable[[Any, str], Path]
+    archive: Path,
+    runsite: Callable[..., Result],
+    write_json: Callable[[Any, str], Path],
+    kept_sieve: None,
 ):
     secret = "Mrs Jane Doe's model"
     old = a_run_at(1)
@@ -179,6 +192,31 @@ def test_a_kept_run_page_showing_a_new_runs_payload_fails_the_incremental_build(
         "carries the payload of results[0].responses[0].output (and 1 more)" in incremental.stderr
     )
     assert {file: path.read_bytes() for file, path in _files(site).items()} == published
+
+
+def test_a_new_runs_payload_that_only_begins_like_a_kept_page_passes_as_in_a_full_build(
+    archive: Path,
+    runsite: Callable[..., Result],
+    grown: Callable[..., None],
+    write_json: Callable[[Any, str], Path],
+    kept_sieve: None,
+):
+    """Every English page's header says "Initializing search": an answer that begins with the
+    same 16 bytes makes each kept page a candidate, which the exact scan then lets go."""
+    grown(1)
+    grown(2, "billing")
+    site = archive / "site"
+    assert _build(runsite, archive, site).exit_code == 0
+    run = a_run_at(3, suite="billing")
+    run["results"][0]["responses"][0]["output"] = "Initializing search engines, please wait"
+    assert (
+        runsite("import", "--root", str(archive), str(write_json(run, "new.json"))).exit_code == 0
+    )
+    incremental = _build(runsite, archive, site)
+    assert incremental.exit_code == 0, incremental.output
+    full = archive.parent / "full"
+    assert _build(runsite, archive, full, "--full").exit_code == 0
+    assert _differences(site, full) == []
 
 
 def _files(site: Path) -> dict[str, Path]:
