@@ -64,8 +64,8 @@ from generator.site.history import SuiteRuns
 from generator.site.labels import LOCALES
 from generator.site.look import read_look
 from generator.site.pages import Site
-from generator.site.scan import OwnPages, contents
-from generator.site.sieve import Sieve
+from generator.site.scan import contents
+from generator.site.sieve import Keys, OwnPages, Sieve
 from generator.site.summary import RunSummary
 from generator.site.writer import Page
 
@@ -73,15 +73,6 @@ PACKAGE = Path(__file__).resolve().parents[1]
 
 WRAPS = 256
 """Pages a process wraps and sieves in one go."""
-
-OWN_PAGES_RUNS = 16
-"""The most arrived runs whose payload heads a build gathers to sieve its kept pages with
-(``scan.OwnPages``, one pass over each page's raw bytes: 0.12 ms a run page of the bench's
-shape). Their automaton takes some 3 KB a head at worst (distinct answers share no prefix),
-and a run has from 230 heads (the bench's) to 740 (150 answers of a few kilobytes): at most
-44 MB for 16 runs. Past that many, a build sieves its kept pages with the keys it holds of
-every run (``sieve.Sieve``), which decodes each page first: 1.5 ms a page, but no memory beyond
-the keys."""
 
 
 class LeakRefused(Refused):
@@ -211,7 +202,6 @@ class _Build:
             everything = [job for jobs in plan.jobs.values() for job in jobs]
             render = stale(everything, old, shells)
             arrived = {r.blob for r in head.runs} - set(old.runs) if old else set()
-            few = len(arrived) <= OWN_PAGES_RUNS
             read = {blob for blob, entry in cached.items() if entry is None} | arrived
             against = self._against(plan)
             judge = {blob for blob, worse in against.items() if worse is None}
@@ -220,7 +210,7 @@ class _Build:
                 head.git_dir, self.disclosure, self.cache, staging, self.settings.for_files
             )
             learnt, heads, bodies, worse = self._read(
-                context, chunks(plan, render, read, arrived if few else set(), judge), tick
+                context, chunks(plan, render, read, arrived, judge), tick
             )
             worse = {**{b: w for b, w in against.items() if w is not None}, **worse}
             runs = {**{b: e for b, e in cached.items() if e is not None}, **learnt}
@@ -262,11 +252,7 @@ class _Build:
             if old is not None:
                 kept = sorted({job.file for job in everything} - {w.file for w in written})
                 arrivals = [n for n, listed in enumerate(head.runs) if listed.blob in arrived]
-                context.kept = (
-                    OwnPages([heads[head.runs[n].blob] for n in arrivals])
-                    if few
-                    else Sieve([runs[head.runs[n].blob][1] for n in arrivals])
-                )
+                context.kept = OwnPages([heads[head.runs[n].blob] for n in arrivals])
                 for found in self._check_kept(context, old, kept, arrivals):
                     candidates.append(found)
                     where[found.file] = self.out / found.file
@@ -323,12 +309,12 @@ class _Build:
 
     def _read(
         self, context: Context, chunks: list[Chunk], tick: Callable[[], None]
-    ) -> tuple[dict[str, Learnt], dict[str, frozenset[bytes]], list[Path], dict[str, int]]:
-        """Read the chunks in parallel: the summary and keys of each run read, the payload
-        heads of the arrived runs asked for, the files of bodies written, and the checks worse
+    ) -> tuple[dict[str, Learnt], dict[str, Keys], list[Path], dict[str, int]]:
+        """Read the chunks in parallel: the summary and keys of each run read, the
+        ``own_keys`` of the arrived runs asked for, the files of bodies written, and the checks worse
         than the reference of the runs asked for."""
         learnt: dict[str, Learnt] = {}
-        heads: dict[str, frozenset[bytes]] = {}
+        heads: dict[str, Keys] = {}
         bodies: list[Path] = []
         worse: dict[str, int] = {}
         for chunk, result in zip(

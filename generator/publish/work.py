@@ -33,9 +33,8 @@ from generator.site.build import environment
 from generator.site.labels import LOCALES
 from generator.site.pages import Comparison, Site, comparison
 from generator.site.rewrite import for_files
-from generator.site.scan import OwnPages, own_heads
 from generator.site.shell import Shell
-from generator.site.sieve import Sieve, payload_keys
+from generator.site.sieve import Keys, OwnPages, Sieve, own_keys, payload_keys
 from generator.site.summary import summarise
 from generator.site.writer import Body, diff_path, diff_role
 
@@ -53,7 +52,7 @@ class Chunk:
     jobs: Mapping[str, tuple[PageJob, ...]]
     """The pages to write, by the blob id of the run they belong to."""
     arrived: frozenset[str]
-    """Blob ids of the runs whose payload heads (``scan.own_heads``) the build wants back."""
+    """Blob ids of the runs whose ``sieve.own_keys`` the build wants back."""
     judge: frozenset[str] = frozenset()
     """Blob ids of the runs whose count of checks worse than the reference is not known."""
 
@@ -100,7 +99,7 @@ class Read:
     none)."""
 
     runs: dict[str, Learnt]
-    heads: dict[str, frozenset[bytes]]
+    heads: dict[str, Keys]
     bodies: Path | None
     worse: dict[str, int]
     """For each run of ``Chunk.judge``, its checks worse than the reference."""
@@ -118,7 +117,7 @@ class Context:
     """Whether the pages' links name ``index.html`` (a site opened from disk)."""
     shells: Mapping[tuple[str, str], Shell] | None = None
     sieve: Sieve | None = None
-    kept: OwnPages | Sieve | None = None
+    kept: OwnPages | None = None
     """The payload of the runs that arrived, sieved for in the files a build keeps."""
 
 
@@ -211,7 +210,7 @@ def read_chunk(chunk: Chunk) -> Read:
     context, blobs, sites = _shared()
     held: dict[str, RedactedRun] = {}
     learnt: dict[str, Learnt] = {}
-    heads: dict[str, frozenset[bytes]] = {}
+    heads: dict[str, Keys] = {}
     bodies: list[tuple[PageJob, Body]] = []
     worse: dict[str, int] = {}
 
@@ -224,7 +223,7 @@ def read_chunk(chunk: Chunk) -> Read:
             context.cache.keep(listed.blob, summary, keys)
             learnt[listed.blob] = (summary, keys)
             if listed.blob in chunk.arrived:
-                heads[listed.blob] = own_heads(payload_strings(run, context.disclosure, redacted))
+                heads[listed.blob] = own_keys(payload_strings(run, context.disclosure, redacted))
             held[listed.blob] = redacted
         return held[listed.blob]
 

@@ -16,8 +16,8 @@ string is out of the question, so one Aho–Corasick automaton finds them all in
 per text. Its keys are each form's first ``KEY_BYTES`` bytes, which bounds the automaton's size
 however long the outputs are; a key found is then confirmed against the whole form in place.
 
-``carried_forms`` (the escaped forms a raw file carries a string in) serves ``OwnPages``, the
-sieve of the pages a build keeps, which looks at their raw bytes.
+``carried_forms`` (the escaped forms a raw file carries a string in) serves ``own_heads``, what
+the sieve of the pages a build keeps (``sieve.OwnPages``) seeks in their raw bytes.
 """
 
 from __future__ import annotations
@@ -26,13 +26,13 @@ import gzip
 import hashlib
 import html
 import re
-from collections.abc import Collection, Iterable, Mapping, Sequence
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from json.encoder import encode_basestring, encode_basestring_ascii
 from pathlib import Path
 from urllib.parse import unquote_to_bytes
 
-from ahocorasick_rs import BytesAhoCorasick, Implementation
+from ahocorasick_rs import BytesAhoCorasick
 
 KEY_BYTES = 16
 """How much of each form the automaton holds; the rest is checked where the key is found."""
@@ -275,20 +275,8 @@ def contents(path: Path, data: bytes) -> bytes:
     return gzip.decompress(data) if path.suffix == ".gz" else data
 
 
-DFA_BYTES = 1 << 14
-"""The most pattern bytes ``OwnPages`` compiles to a DFA, which searches a third faster than
-the library's default automaton but takes up to a kilobyte per pattern byte (a state per byte,
-a row of as many as 256 byte classes each): 12 MB for the 739 heads of one run of long
-answers, against 2 for the default. So a DFA for the run or two a build usually receives."""
-
-
-def _fastest(patterns: list[bytes]) -> Implementation | None:
-    """A DFA for patterns that make a small one, else the automaton the library picks."""
-    return Implementation.DFA if sum(map(len, patterns)) <= DFA_BYTES else None
-
-
 def own_heads(payload: Iterable[str]) -> frozenset[bytes]:
-    """What ``OwnPages`` seeks of ``payload``: the first ``KEY_BYTES`` bytes of each form a
+    """What ``sieve.OwnPages`` seeks of ``payload``: the first ``KEY_BYTES`` bytes of each form a
     page of runsite's carries a string in (``carried_forms``), in its cases, ASCII lowered."""
     return frozenset(
         _bytes(cased).lower()[:KEY_BYTES]
@@ -296,42 +284,3 @@ def own_heads(payload: Iterable[str]) -> frozenset[bytes]:
         for form in carried_forms(string)
         for cased in {form, form.upper(), form.lower(), form.casefold()}
     )
-
-
-class OwnPages:
-    """Which runs' payload a page runsite wrote itself may carry, in one pass over its raw bytes:
-    a sieve for the pages a build keeps, whose (page, run) pairs ``publish.confirm`` then
-    searches exactly, as for every file a build writes.
-
-    A run or comparison page is the theme's chrome around a body. The chrome is the same in
-    every page of a build, the home and suite pages among them, which a build writes and scans
-    whole every time; the body is runsite's template text and the values of redacted runs, each
-    written through jinja2's escaping, never decoded, split by markup or re-cased. So a string
-    the normalised scan would find in such a page is there in one of the forms its templates
-    write (raw, HTML-escaped, JSON-escaped), and so is the form's head, which this finds without
-    decoding the page.
-
-    Only heads are held (``own_heads``): a run's outputs and inputs run to megabytes, and an
-    automaton over whole forms took over 600 MB to build for one run of 150 answers of a few
-    kilobytes each. Case: the page's ASCII letters are lowered byte by byte (the pass stays in
-    C); a form's letters outside ASCII are sought as written, all upper and all lower case.
-    """
-
-    def __init__(self, heads: Sequence[Collection[bytes]]) -> None:
-        """``heads``: each run's ``own_heads``; ``runs_in`` names runs by their place here."""
-        by_head: dict[bytes, list[int]] = {}
-        for run, keys in enumerate(heads):
-            for key in keys:
-                by_head.setdefault(key, []).append(run)
-        patterns = list(by_head)
-        self._runs = list(by_head.values())
-        self._automaton = (
-            BytesAhoCorasick(patterns, implementation=_fastest(patterns)) if patterns else None
-        )
-
-    def runs_in(self, data: bytes) -> set[int]:
-        """The runs whose payload the page ``data`` may carry."""
-        if self._automaton is None:
-            return set()
-        found = self._automaton.find_matches_as_indexes(data.lower(), overlapping=True)
-        return {run for index, _, _ in found for run in self._runs[index]}

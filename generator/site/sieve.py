@@ -10,6 +10,9 @@ exactly, with that run's strings alone.
 It never misses: it keys the forms the exact scan seeks (``form_heads``) and sieves the texts
 that scan reads (``normalised``); every occurrence of a form starts with the form's first 16
 bytes (or all of it, when shorter), and the sieve tests every offset for exactly those bytes.
+
+``OwnPages`` sieves the pages a build keeps for the runs that arrived since: over their raw
+bytes, for the heads of the forms runsite's own templates write a string in.
 """
 
 from __future__ import annotations
@@ -18,8 +21,9 @@ from collections.abc import Iterable, Sequence
 
 import numpy as np
 import numpy.typing as npt
+from ahocorasick_rs import BytesAhoCorasick, Implementation
 
-from generator.site.scan import form_heads, normalised
+from generator.site.scan import form_heads, normalised, own_heads
 
 Keys = npt.NDArray[np.uint64]
 """One row per form: first 8 bytes, next 8 bytes masked to the form's length, the mask."""
@@ -31,18 +35,26 @@ _ALL = (1 << 64) - 1
 def payload_keys(payload: Iterable[str]) -> Keys:
     """The sieve's keys for ``payload`` (strings of 8 bytes or more), one row per distinct form
     head."""
+    return _rows(head for string in payload for head in form_heads(string))
+
+
+def own_keys(payload: Iterable[str]) -> Keys:
+    """``OwnPages``' keys for ``payload``: the heads of the forms runsite's pages write."""
+    return _rows(own_heads(payload))
+
+
+def _rows(heads: Iterable[bytes]) -> Keys:
     rows = set()
-    for string in payload:
-        for head in form_heads(string):
-            tail = head[8:16]
-            mask = _ALL if len(tail) == 8 else (1 << (8 * len(tail))) - 1
-            rows.add(
-                (
-                    int.from_bytes(head[:8], "little"),
-                    int.from_bytes(tail.ljust(8, b"\0"), "little"),
-                    mask,
-                )
+    for head in heads:
+        tail = head[8:16]
+        mask = _ALL if len(tail) == 8 else (1 << (8 * len(tail))) - 1
+        rows.add(
+            (
+                int.from_bytes(head[:8], "little"),
+                int.from_bytes(tail.ljust(8, b"\0"), "little"),
+                mask,
             )
+        )
     return np.array(sorted(rows), dtype=np.uint64).reshape(-1, 3)
 
 
@@ -117,3 +129,65 @@ class Sieve:
         seconds = np.ascontiguousarray(raw[(pairs + 8)[:, None] + np.arange(8)]).view("<u8")
         matched = (seconds.ravel() & self._mask[keys]) == self._second[keys]
         return {int(run) for run in np.unique(self._runs[keys[matched]])}
+
+
+AUTOMATON_HEADS = 12_000
+"""The most heads ``OwnPages`` seeks with an Aho–Corasick automaton, 0.12 ms a run page of the
+bench's shape against 0.30 for the sieve's arrays, but some 3 KB of memory a head at worst
+(distinct answers share no prefix): 44 MB for 16 runs of 150 answers of a few kilobytes, 740
+heads each (the bench's runs have 230)."""
+
+DFA_HEADS = 1_000
+"""The most heads compiled to a DFA, a third faster again, at up to a kilobyte a pattern byte
+(a state per byte, a row of as many as 256 byte classes each): 12 MB for one run of long
+answers, against 2 for the library's own automaton; so a DFA for the run a build usually
+receives."""
+
+
+class OwnPages(Sieve):
+    """Which runs' payload a page runsite wrote itself may carry, from its raw bytes: the sieve
+    of the pages a build keeps, whose (page, run) pairs ``publish.confirm`` then searches
+    exactly, as for every file a build writes.
+
+    A run or comparison page is the theme's chrome around a body. The chrome is the same in
+    every page of a build, the home and suite pages among them, which a build writes and scans
+    whole every time; the body is runsite's template text and the values of redacted runs, each
+    written through jinja2's escaping, never decoded, split by markup or re-cased. So a string
+    the normalised scan would find in such a page is there in one of the forms its templates
+    write (raw, HTML-escaped, JSON-escaped), and so is the form's head (``own_keys``), which
+    this finds without decoding the page: by the sieve's arrays over its bytes lowered, or,
+    while the heads are few, by an automaton over them.
+
+    Only heads are held: a run's outputs and inputs run to megabytes, and an automaton over
+    whole forms took 700 MB to build for one run of 150 answers of a few kilobytes. Case: the
+    page's ASCII letters are lowered byte by byte; a form's letters outside ASCII are sought as
+    written, all upper and all lower case.
+    """
+
+    def __init__(self, keys: Sequence[Keys]) -> None:
+        super().__init__(keys)
+        self._automaton: BytesAhoCorasick | None = None
+        if 0 < len(self) <= AUTOMATON_HEADS:
+            lengths = 8 + np.bitwise_count(self._mask).astype(np.int64) // 8
+            heads = [
+                (int(first).to_bytes(8, "little") + int(second).to_bytes(8, "little"))[:length]
+                for first, second, length in zip(self._first, self._second, lengths, strict=True)
+            ]
+            patterns = list(dict.fromkeys(heads))
+            self._automaton = BytesAhoCorasick(
+                patterns, implementation=Implementation.DFA if len(self) <= DFA_HEADS else None
+            )
+            runs: dict[bytes, set[int]] = {}
+            for head, run in zip(heads, self._runs, strict=True):
+                runs.setdefault(head, set()).add(int(run))
+            self._runs_of = [runs[head] for head in patterns]
+
+    def runs_in(self, data: bytes) -> set[int]:
+        """The runs whose payload the page ``data`` may carry."""
+        if not len(self):
+            return set()
+        lowered = data.lower()
+        if self._automaton is None:
+            return self._sieved(lowered)
+        found = self._automaton.find_matches_as_indexes(lowered, overlapping=True)
+        return {run for index, _, _ in found for run in self._runs_of[index]}

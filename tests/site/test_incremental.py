@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 from click.testing import Result
 
-import generator.publish
+import generator.site.sieve
 from tests._helpers import a_run_at
 
 
@@ -49,12 +49,12 @@ def grown(
     return grow
 
 
-@pytest.fixture(params=["heads", "keys"])
+@pytest.fixture(params=["automaton", "arrays"])
 def kept_sieve(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> None:
-    """Each way a build sieves the pages it keeps: with the arrived runs' payload heads, or,
-    past ``OWN_PAGES_RUNS`` arrivals, with the sieve keys it holds of every run."""
-    if request.param == "keys":
-        monkeypatch.setattr(generator.publish, "OWN_PAGES_RUNS", 0)
+    """Each way a build sieves the pages it keeps for the arrived runs' heads: with an automaton
+    while they are few, with the sieve's arrays past ``AUTOMATON_HEADS``."""
+    if request.param == "arrays":
+        monkeypatch.setattr(generator.site.sieve, "AUTOMATON_HEADS", 0)
 
 
 def _build(runsite: Callable[..., Result], archive: Path, out: Path, *extra: str) -> Result:

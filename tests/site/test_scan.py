@@ -13,7 +13,6 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-import generator.site.scan as scan_module
 from generator.document.codec import read_run, redacted_bytes
 from generator.document.payload import payload_strings
 from generator.document.redact import redact
@@ -193,28 +192,3 @@ def test_a_short_string_counts_in_its_own_case_only_so_a_label_is_no_leak(tmp_pa
     assert scan(tmp_path, payload) == []
     _write(tmp_path, "404.html", "<h1>404 - n&#111;t <i>found</i></h1>")
     assert scan(tmp_path, payload) == [Leak("404.html", "results[2].verdicts[0].metadata.target")]
-
-
-@pytest.mark.parametrize("dfa_bytes", [scan_module.DFA_BYTES, 0], ids=["dfa", "library's own"])
-def test_a_kept_page_is_sieved_for_every_form_and_case_its_templates_write_a_value_in(
-    dfa_bytes: int, monkeypatch: pytest.MonkeyPatch
-):
-    """Whichever automaton the heads make (a DFA while they are few), a kept page's sieve names
-    the same runs: each run whose string the page carries in a form of runsite's templates, or
-    only begins to (the exact scan then decides)."""
-    from generator.site.scan import OwnPages, own_heads
-
-    monkeypatch.setattr(scan_module, "DFA_BYTES", dfa_bytes)
-    sieve = OwnPages(
-        [own_heads(["Jane O'Neil, 4 Privet Drive"]), own_heads(["Müller-Lüdenscheidt"])]
-    )
-    for page, runs in (
-        (b"<td>Jane O&#39;Neil, 4 Privet Drive</td>", {0}),
-        (b"<td>JANE O&#39;NEIL, 4 PRIVET DRIVE</td>", {0}),
-        (b'{"x": "jane o\\u0027neil, 4 privet drive"}', {0}),
-        ("<p>MÜLLER-LÜDENSCHEIDT</p>".encode(), {1}),
-        ("<p>müller-lüdenscheidt</p>".encode(), {1}),
-        (b"<p>Jane O'Neil, 4 Pr</p>", {0}),
-        (b"<p>Jane O'Neil of 4 Privet Drive</p>", set()),
-    ):
-        assert sieve.runs_in(page) == runs, page

@@ -1,5 +1,6 @@
-"""The sieve before the leak scan never lets a leak go: wherever the exact scan finds a run's
-payload string, however the file carries it, the sieve names that run."""
+"""The sieves before the leak scan never let a leak go: wherever the exact scan finds a run's
+payload string, however the file carries it, the sieve names that run; and on a page a build
+keeps, wherever a form of runsite's templates carries it."""
 
 from __future__ import annotations
 
@@ -7,11 +8,13 @@ import html
 import json
 import urllib.parse
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from generator.site.scan import Sought, sought_forms
-from generator.site.sieve import Sieve, payload_keys
+import generator.site.sieve as sieve_module
+from generator.site.scan import Sought, carried_forms, sought_forms
+from generator.site.sieve import OwnPages, Sieve, own_keys, payload_keys
 
 strings = st.text(min_size=8, max_size=40).map(str.strip).filter(lambda s: len(s) >= 8)
 
@@ -62,3 +65,86 @@ def test_the_sieve_keys_the_head_of_every_form_the_exact_scan_seeks(payload):
                 mask,
             )
             assert key in rows
+
+
+@pytest.mark.parametrize(
+    ("automaton", "dfa"),
+    [
+        (sieve_module.AUTOMATON_HEADS, sieve_module.DFA_HEADS),
+        (sieve_module.AUTOMATON_HEADS, 0),
+        (0, 0),
+    ],
+    ids=["dfa", "automaton", "arrays"],
+)
+def test_a_kept_page_is_sieved_for_every_form_and_case_its_templates_write_a_value_in(
+    automaton: int, dfa: int, monkeypatch: pytest.MonkeyPatch
+):
+    """However the heads are sought (a DFA, the library's automaton, or, past a few thousand
+    heads, the sieve's arrays), a kept page's sieve names the same runs: each run whose string
+    the page carries in a form of runsite's templates, or only begins to (the exact scan then
+    decides)."""
+    monkeypatch.setattr(sieve_module, "AUTOMATON_HEADS", automaton)
+    monkeypatch.setattr(sieve_module, "DFA_HEADS", dfa)
+    sieve = OwnPages([own_keys(["Jane O'Neil, 4 Privet Drive"]), own_keys(["Müller-Lüdenscheidt"])])
+    for page, runs in (
+        (b"<td>Jane O&#39;Neil, 4 Privet Drive</td>", {0}),
+        (b"<td>JANE O&#39;NEIL, 4 PRIVET DRIVE</td>", {0}),
+        (b'{"x": "jane o\\u0027neil, 4 privet drive"}', {0}),
+        ("<p>MÜLLER-LÜDENSCHEIDT</p>".encode(), {1}),
+        ("<p>müller-lüdenscheidt</p>".encode(), {1}),
+        (b"<p>Jane O'Neil, 4 Pr</p>", {0}),
+        (b"<p>Jane O'Neil of 4 Privet Drive</p>", set()),
+        (b"", set()),
+    ):
+        assert sieve.runs_in(page) == runs, page
+
+
+def _kept_sieves(payloads: list[list[str]], monkeypatch: pytest.MonkeyPatch) -> list[OwnPages]:
+    """``OwnPages`` over ``payloads`` in each of its ways: a DFA, the automaton, the arrays."""
+    keys = [own_keys(payload) for payload in payloads]
+    made = []
+    for automaton, dfa in ((10**6, 10**6), (10**6, 0), (0, 0)):
+        monkeypatch.setattr(sieve_module, "AUTOMATON_HEADS", automaton)
+        monkeypatch.setattr(sieve_module, "DFA_HEADS", dfa)
+        made.append(OwnPages(keys))
+    return made
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    st.lists(st.lists(strings, min_size=1, max_size=4), min_size=1, max_size=4),
+    st.data(),
+)
+def test_every_run_whose_string_a_kept_page_carries_in_a_form_of_its_templates_is_let_through(
+    payloads: list[list[str]], data: st.DataObject
+):
+    run = data.draw(st.integers(0, len(payloads) - 1))
+    string = data.draw(st.sampled_from(payloads[run]))
+    form = data.draw(st.sampled_from(sorted(carried_forms(string))))
+    cased = data.draw(st.sampled_from([form, form.upper(), form.lower()]))
+    page = f"<td>before {cased} after</td>".encode("utf-8", "surrogatepass")
+    with pytest.MonkeyPatch.context() as monkeypatch:
+        for sieve in _kept_sieves(payloads, monkeypatch):
+            assert run in sieve.runs_in(page)
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    st.lists(st.lists(strings, min_size=1, max_size=4), min_size=1, max_size=4),
+    st.lists(st.text(max_size=30), max_size=6),
+    st.data(),
+)
+def test_a_kept_pages_sieve_names_the_same_runs_in_each_of_its_ways(
+    payloads: list[list[str]], pieces: list[str], data: st.DataObject
+):
+    """The page is random text around slices of the payload, so that heads begin, end and
+    overlap in it."""
+    strings = [string for payload in payloads for string in payload]
+    for _ in range(data.draw(st.integers(0, 4))):
+        string = data.draw(st.sampled_from(strings))
+        start = data.draw(st.integers(0, len(string)))
+        pieces.append(string[start : start + data.draw(st.integers(0, 20))])
+    page = "".join(data.draw(st.permutations(pieces))).encode("utf-8", "surrogatepass")
+    with pytest.MonkeyPatch.context() as monkeypatch:
+        found = [sieve.runs_in(page) for sieve in _kept_sieves(payloads, monkeypatch)]
+    assert found[0] == found[1] == found[2]
