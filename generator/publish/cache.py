@@ -4,8 +4,9 @@ A run document never changes under its blob id, so what a build derives from it 
 its suite's page and the home page show, and the sieve's keys of its payload) is kept under
 that id, for the code and the disclosure it was derived under. A build then reads only the
 runs that arrived since the last one. The cache lives in the archive's own ``.runsite/``
-folder, which ignores itself in git. It holds no whole payload string, only the first 16
-bytes of each (the documents beside it hold them whole), and losing it costs only time.
+folder, which ignores itself in git. Of each payload string it holds the first 16 bytes, the
+last 8 and the length, not the rest (the documents beside it hold them whole), and losing it
+costs only time.
 """
 
 from __future__ import annotations
@@ -90,7 +91,7 @@ class RunCache:
             summary = RunSummary.from_json(json.loads(line))
         except (OSError, ValueError, TypeError, KeyError):
             return None
-        return summary, np.frombuffer(keys, dtype="<u8").reshape(-1, 3)
+        return summary, np.frombuffer(keys, dtype="<u8").reshape(-1, 4)
 
     def against(self, blob: str, reference: str) -> int | None:
         """How many checks of the run got worse against the reference run, if known."""

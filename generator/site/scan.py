@@ -16,7 +16,7 @@ string is out of the question, so one Aho–Corasick automaton finds them all in
 per text. Its keys are each form's first ``KEY_BYTES`` bytes, which bounds the automaton's size
 however long the outputs are; a key found is then confirmed against the whole form in place.
 
-``carried_forms`` (the escaped forms a raw file carries a string in) serves ``own_heads``, what
+``carried_forms`` (the escaped forms a raw file carries a string in) serves ``own_forms``, what
 the sieve of the pages a build keeps (``sieve.OwnPages``) seeks in their raw bytes.
 """
 
@@ -177,6 +177,14 @@ def form_heads(string: str) -> set[bytes]:
     return {_bytes(form)[:KEY_BYTES] for form in sought_forms(string)}
 
 
+def sought_bytes(string: str) -> set[bytes]:
+    """Each of ``string``'s forms whole, as the bytes a search reads (``form_heads`` are their
+    first bytes)."""
+    if len(string) >= SHORTEST and not _TRIGGERS.search(string):
+        return {_bytes(string.casefold())}
+    return {_bytes(form) for form in sought_forms(string)}
+
+
 def _bytes(text: str) -> bytes:
     """``text`` as searched: UTF-8, lone surrogates (undecodable bytes, a half of a pair)
     kept."""
@@ -275,11 +283,11 @@ def contents(path: Path, data: bytes) -> bytes:
     return gzip.decompress(data) if path.suffix == ".gz" else data
 
 
-def own_heads(payload: Iterable[str]) -> frozenset[bytes]:
-    """What ``sieve.OwnPages`` seeks of ``payload``: the first ``KEY_BYTES`` bytes of each form a
-    page of runsite's carries a string in (``carried_forms``), in its cases, ASCII lowered."""
+def own_forms(payload: Iterable[str]) -> frozenset[bytes]:
+    """What ``sieve.OwnPages`` seeks of ``payload``: each form a page of runsite's carries a
+    string in (``carried_forms``), in its cases, ASCII lowered."""
     return frozenset(
-        _bytes(cased).lower()[:KEY_BYTES]
+        _bytes(cased).lower()
         for string in payload
         for form in carried_forms(string)
         for cased in {form, form.upper(), form.lower(), form.casefold()}

@@ -2,14 +2,18 @@
 
 The exact scan (``scan.Sought``) is an Aho–Corasick automaton over every form of every payload
 string; over a real archive's strings (half a million at 1,000 runs, little shared prefix) it
-takes hundreds of megabytes and seconds to build. The sieve holds 24 bytes per form instead:
-the form's first 8 bytes, its next 8 (masked to its length) and the run it belongs to. A file
-is sieved at every byte offset with numpy, and only the (file, run) pairs that pass are scanned
-exactly, with that run's strings alone.
+takes hundreds of megabytes and seconds to build. The sieve holds 32 bytes per form instead:
+the form's first 8 bytes, its next 8 (masked to its length), its length and its last 8 bytes;
+and the run it belongs to. A file is sieved at every byte offset with numpy, and only the
+(file, run) pairs that pass are scanned exactly, with that run's strings alone.
 
-It never misses: it keys the forms the exact scan seeks (``form_heads``) and sieves the texts
+It never misses: it keys the forms the exact scan seeks (``sought_bytes``) and sieves the texts
 that scan reads (``normalised``); every occurrence of a form starts with the form's first 16
-bytes (or all of it, when shorter), and the sieve tests every offset for exactly those bytes.
+bytes (or all of it, when shorter) and ends with its last 8 where its length says, and the
+sieve tests every offset for exactly those bytes. The last 8 are what keep the pairs that pass
+few: without them, every page showing a published model's name was a candidate of every run
+whose answers began with that name, and the exact scan of those pairs took a 200-run build
+from 6 s to 75.
 
 ``OwnPages`` sieves the pages a build keeps for the runs that arrived since: over their raw
 bytes, for the heads of the forms runsite's own templates write a string in.
@@ -23,10 +27,11 @@ import numpy as np
 import numpy.typing as npt
 from ahocorasick_rs import BytesAhoCorasick, Implementation
 
-from generator.site.scan import form_heads, normalised, own_heads
+from generator.site.scan import normalised, own_forms, sought_bytes
 
 Keys = npt.NDArray[np.uint64]
-"""One row per form: first 8 bytes, next 8 bytes masked to the form's length, the mask."""
+"""One row per form: its first 8 bytes, the next 8 (zeros past its end), its length in bytes
+(8 or more), its last 8 bytes; each 8 read as a little-endian integer."""
 
 _MIX = np.uint64(0x9E3779B97F4A7C15)
 _ALL = (1 << 64) - 1
@@ -35,34 +40,32 @@ _ALL = (1 << 64) - 1
 def payload_keys(payload: Iterable[str]) -> Keys:
     """The sieve's keys for ``payload`` (strings of 8 bytes or more), one row per distinct form
     head."""
-    return _rows(head for string in payload for head in form_heads(string))
+    return _rows(form for string in payload for form in sought_bytes(string))
 
 
 def own_keys(payload: Iterable[str]) -> Keys:
-    """``OwnPages``' keys for ``payload``: the heads of the forms runsite's pages write."""
-    return _rows(own_heads(payload))
+    """``OwnPages``' keys for ``payload``: the forms runsite's pages write it in."""
+    return _rows(own_forms(payload))
 
 
-def _rows(heads: Iterable[bytes]) -> Keys:
-    rows = set()
-    for head in heads:
-        tail = head[8:16]
-        mask = _ALL if len(tail) == 8 else (1 << (8 * len(tail))) - 1
-        rows.add(
-            (
-                int.from_bytes(head[:8], "little"),
-                int.from_bytes(tail.ljust(8, b"\0"), "little"),
-                mask,
-            )
+def _rows(forms: Iterable[bytes]) -> Keys:
+    rows = {
+        (
+            int.from_bytes(form[:8], "little"),
+            int.from_bytes(form[8:16].ljust(8, b"\0"), "little"),
+            len(form),
+            int.from_bytes(form[-8:], "little"),
         )
-    return np.array(sorted(rows), dtype=np.uint64).reshape(-1, 3)
+        for form in forms
+    }
+    return np.array(sorted(rows), dtype=np.uint64).reshape(-1, 4)
 
 
 class Sieve:
     """The keys of many runs, ready to sieve files with."""
 
     def __init__(self, keys: Sequence[Keys]) -> None:
-        rows = np.concatenate([*keys, np.zeros((0, 3), dtype=np.uint64)])
+        rows = np.concatenate([*keys, np.zeros((0, 4), dtype=np.uint64)])
         runs = np.concatenate(
             [np.full(len(k), n, dtype=np.int64) for n, k in enumerate(keys)]
             + [np.zeros(0, dtype=np.int64)]
@@ -70,8 +73,9 @@ class Sieve:
         order = np.argsort(rows[:, 0], kind="stable")
         self._first = np.ascontiguousarray(rows[order, 0])
         self._second = np.ascontiguousarray(rows[order, 1])
-        self._mask = np.ascontiguousarray(rows[order, 2])
-        self._runs = runs[order]
+        self._length = rows[order, 2].astype(np.int32)
+        self._last = np.ascontiguousarray(rows[order, 3])
+        self._runs = runs[order].astype(np.int32)
         bits = max(16, int(np.ceil(np.log2(max(len(rows), 1) * 32))))
         self._shift = np.uint64(64 - bits)
         self._bitmap = np.zeros(1 << (bits - 3), dtype=np.uint8)
@@ -110,13 +114,18 @@ class Sieve:
         starts = np.flatnonzero(passed)
         if not starts.size:
             return set()
-        return self._confirm(padded, starts, windows[starts])
+        return self._confirm(padded, len(data), starts, windows[starts])
 
     def _confirm(
-        self, padded: bytes, starts: npt.NDArray[np.int64], firsts: npt.NDArray[np.uint64]
+        self,
+        padded: bytes,
+        size: int,
+        starts: npt.NDArray[np.int64],
+        firsts: npt.NDArray[np.uint64],
     ) -> set[int]:
         """Of the offsets whose first 8 bytes passed the bitmap, the runs whose key matches in
-        full there."""
+        full there: its first 16 bytes, and its last 8 where its length ends it, within the
+        ``size`` bytes of the text."""
         low = np.searchsorted(self._first, firsts, "left")
         high = np.searchsorted(self._first, firsts, "right")
         counts = high - low
@@ -127,21 +136,32 @@ class Sieve:
         keys += np.repeat(low, counts)
         raw = np.frombuffer(padded, dtype=np.uint8)
         seconds = np.ascontiguousarray(raw[(pairs + 8)[:, None] + np.arange(8)]).view("<u8")
-        matched = (seconds.ravel() & self._mask[keys]) == self._second[keys]
+        length = self._length[keys]
+        past = np.minimum(length, 16) - 8  # bytes of the form in the second 8
+        shift = (8 * np.minimum(past, 7)).astype(np.uint64)
+        mask = np.where(past == 8, np.uint64(_ALL), (np.uint64(1) << shift) - 1)
+        ends = pairs + length
+        within = ends <= size
+        lasts = np.ascontiguousarray(raw[np.where(within, ends - 8, 0)[:, None] + np.arange(8)])
+        matched = (
+            ((seconds.ravel() & mask) == self._second[keys])
+            & within
+            & (lasts.view("<u8").ravel() == self._last[keys])
+        )
         return {int(run) for run in np.unique(self._runs[keys[matched]])}
 
 
-AUTOMATON_HEADS = 12_000
-"""The most heads ``OwnPages`` seeks with an Aho–Corasick automaton, 0.12 ms a run page of the
-bench's shape against 0.30 for the sieve's arrays, but some 3 KB of memory a head at worst
-(distinct answers share no prefix): 44 MB for 16 runs of 150 answers of a few kilobytes, 740
-heads each (the bench's runs have 230)."""
+AUTOMATON_FORMS = 12_000
+"""The most forms ``OwnPages`` seeks with an Aho–Corasick automaton over their heads, 0.12 ms a
+run page of the bench's shape against 0.30 for the sieve's arrays, but some 3 KB of memory a
+head at worst (distinct answers share no prefix): 44 MB for 16 runs of 150 answers of a few
+kilobytes, 740 forms each (the bench's runs have 230)."""
 
-DFA_HEADS = 1_000
-"""The most heads compiled to a DFA, a third faster again, at up to a kilobyte a pattern byte
-(a state per byte, a row of as many as 256 byte classes each): 12 MB for one run of long
-answers, against 2 for the library's own automaton; so a DFA for the run a build usually
-receives."""
+DFA_FORMS = 1_000
+"""The most forms whose heads are compiled to a DFA, a third faster again, at up to a kilobyte
+a pattern byte (a state per byte, a row of as many as 256 byte classes each): 12 MB for one run
+of long answers, against 2 for the library's own automaton; so a DFA for the run a build
+usually receives."""
 
 
 class OwnPages(Sieve):
@@ -154,33 +174,34 @@ class OwnPages(Sieve):
     whole every time; the body is runsite's template text and the values of redacted runs, each
     written through jinja2's escaping, never decoded, split by markup or re-cased. So a string
     the normalised scan would find in such a page is there in one of the forms its templates
-    write (raw, HTML-escaped, JSON-escaped), and so is the form's head (``own_keys``), which
-    this finds without decoding the page: by the sieve's arrays over its bytes lowered, or,
-    while the heads are few, by an automaton over them.
+    write (raw, HTML-escaped, JSON-escaped: ``own_keys``), which this finds without decoding the
+    page, by its first 16 bytes and its last 8: with the sieve's arrays over the page's bytes
+    lowered or, while the forms are few, an automaton over their heads.
 
-    Only heads are held: a run's outputs and inputs run to megabytes, and an automaton over
-    whole forms took 700 MB to build for one run of 150 answers of a few kilobytes. Case: the
-    page's ASCII letters are lowered byte by byte; a form's letters outside ASCII are sought as
-    written, all upper and all lower case.
+    Only those bytes of a form are held: a run's outputs and inputs run to megabytes, and an
+    automaton over whole forms took 700 MB to build for one run of 150 answers of a few
+    kilobytes. Case: the page's ASCII letters are lowered byte by byte; a form's letters outside
+    ASCII are sought as written, all upper and all lower case.
     """
 
     def __init__(self, keys: Sequence[Keys]) -> None:
         super().__init__(keys)
         self._automaton: BytesAhoCorasick | None = None
-        if 0 < len(self) <= AUTOMATON_HEADS:
-            lengths = 8 + np.bitwise_count(self._mask).astype(np.int64) // 8
-            heads = [
-                (int(first).to_bytes(8, "little") + int(second).to_bytes(8, "little"))[:length]
-                for first, second, length in zip(self._first, self._second, lengths, strict=True)
-            ]
-            patterns = list(dict.fromkeys(heads))
+        if 0 < len(self) <= AUTOMATON_FORMS:
+            ends: dict[bytes, list[tuple[int, int, bytes]]] = {}
+            for first, second, length, last, run in zip(
+                self._first, self._second, self._length, self._last, self._runs, strict=True
+            ):
+                head = (int(first).to_bytes(8, "little") + int(second).to_bytes(8, "little"))[
+                    : min(int(length), 16)
+                ]
+                ends.setdefault(head, []).append(
+                    (int(run), int(length), int(last).to_bytes(8, "little"))
+                )
+            self._ends = list(ends.values())
             self._automaton = BytesAhoCorasick(
-                patterns, implementation=Implementation.DFA if len(self) <= DFA_HEADS else None
+                list(ends), implementation=Implementation.DFA if len(self) <= DFA_FORMS else None
             )
-            runs: dict[bytes, set[int]] = {}
-            for head, run in zip(heads, self._runs, strict=True):
-                runs.setdefault(head, set()).add(int(run))
-            self._runs_of = [runs[head] for head in patterns]
 
     def runs_in(self, data: bytes) -> set[int]:
         """The runs whose payload the page ``data`` may carry."""
@@ -189,5 +210,10 @@ class OwnPages(Sieve):
         lowered = data.lower()
         if self._automaton is None:
             return self._sieved(lowered)
-        found = self._automaton.find_matches_as_indexes(lowered, overlapping=True)
-        return {run for index, _, _ in found for run in self._runs_of[index]}
+        found = set()
+        for index, start, _ in self._automaton.find_matches_as_indexes(lowered, overlapping=True):
+            for run, length, last in self._ends[index]:
+                end = start + length
+                if end <= len(lowered) and lowered[end - 8 : end] == last:
+                    found.add(run)
+        return found

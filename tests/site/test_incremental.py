@@ -52,9 +52,9 @@ def grown(
 @pytest.fixture(params=["automaton", "arrays"])
 def kept_sieve(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> None:
     """Each way a build sieves the pages it keeps for the arrived runs' heads: with an automaton
-    while they are few, with the sieve's arrays past ``AUTOMATON_HEADS``."""
+    while they are few, with the sieve's arrays past ``AUTOMATON_FORMS``."""
     if request.param == "arrays":
-        monkeypatch.setattr(generator.site.sieve, "AUTOMATON_HEADS", 0)
+        monkeypatch.setattr(generator.site.sieve, "AUTOMATON_FORMS", 0)
 
 
 def _build(runsite: Callable[..., Result], archive: Path, out: Path, *extra: str) -> Result:

@@ -52,17 +52,16 @@ def test_every_run_the_exact_scan_finds_in_a_page_the_sieve_lets_through(payload
 
 @settings(max_examples=300, deadline=None)
 @given(st.lists(st.text(min_size=1, max_size=40), min_size=1, max_size=6))
-def test_the_sieve_keys_the_head_of_every_form_the_exact_scan_seeks(payload):
+def test_the_sieve_keys_the_ends_of_every_form_the_exact_scan_seeks(payload):
     rows = {tuple(int(n) for n in row) for row in payload_keys(payload)}
     for string in payload:
         for form in sought_forms(string):
-            head = form.encode("utf-8", "surrogatepass")[:16]
-            tail = head[8:]
-            mask = (1 << (8 * len(tail))) - 1
+            whole = form.encode("utf-8", "surrogatepass")
             key = (
-                int.from_bytes(head[:8], "little"),
-                int.from_bytes(tail.ljust(8, b"\0"), "little"),
-                mask,
+                int.from_bytes(whole[:8], "little"),
+                int.from_bytes(whole[8:16].ljust(8, b"\0"), "little"),
+                len(whole),
+                int.from_bytes(whole[-8:], "little"),
             )
             assert key in rows
 
@@ -70,8 +69,8 @@ def test_the_sieve_keys_the_head_of_every_form_the_exact_scan_seeks(payload):
 @pytest.mark.parametrize(
     ("automaton", "dfa"),
     [
-        (sieve_module.AUTOMATON_HEADS, sieve_module.DFA_HEADS),
-        (sieve_module.AUTOMATON_HEADS, 0),
+        (sieve_module.AUTOMATON_FORMS, sieve_module.DFA_FORMS),
+        (sieve_module.AUTOMATON_FORMS, 0),
         (0, 0),
     ],
     ids=["dfa", "automaton", "arrays"],
@@ -79,12 +78,12 @@ def test_the_sieve_keys_the_head_of_every_form_the_exact_scan_seeks(payload):
 def test_a_kept_page_is_sieved_for_every_form_and_case_its_templates_write_a_value_in(
     automaton: int, dfa: int, monkeypatch: pytest.MonkeyPatch
 ):
-    """However the heads are sought (a DFA, the library's automaton, or, past a few thousand
-    heads, the sieve's arrays), a kept page's sieve names the same runs: each run whose string
-    the page carries in a form of runsite's templates, or only begins to (the exact scan then
-    decides)."""
-    monkeypatch.setattr(sieve_module, "AUTOMATON_HEADS", automaton)
-    monkeypatch.setattr(sieve_module, "DFA_HEADS", dfa)
+    """However the forms are sought (a DFA, the library's automaton, or, past a few thousand
+    forms, the sieve's arrays), a kept page's sieve names the same runs: each run whose string
+    the page carries in a form of runsite's templates, and not one whose string it only begins
+    with."""
+    monkeypatch.setattr(sieve_module, "AUTOMATON_FORMS", automaton)
+    monkeypatch.setattr(sieve_module, "DFA_FORMS", dfa)
     sieve = OwnPages([own_keys(["Jane O'Neil, 4 Privet Drive"]), own_keys(["Müller-Lüdenscheidt"])])
     for page, runs in (
         (b"<td>Jane O&#39;Neil, 4 Privet Drive</td>", {0}),
@@ -92,7 +91,7 @@ def test_a_kept_page_is_sieved_for_every_form_and_case_its_templates_write_a_val
         (b'{"x": "jane o\\u0027neil, 4 privet drive"}', {0}),
         ("<p>MÜLLER-LÜDENSCHEIDT</p>".encode(), {1}),
         ("<p>müller-lüdenscheidt</p>".encode(), {1}),
-        (b"<p>Jane O'Neil, 4 Pr</p>", {0}),
+        (b"<p>Jane O'Neil, 4 Privet Road</p>", set()),
         (b"<p>Jane O'Neil of 4 Privet Drive</p>", set()),
         (b"", set()),
     ):
@@ -104,8 +103,8 @@ def _kept_sieves(payloads: list[list[str]], monkeypatch: pytest.MonkeyPatch) -> 
     keys = [own_keys(payload) for payload in payloads]
     made = []
     for automaton, dfa in ((10**6, 10**6), (10**6, 0), (0, 0)):
-        monkeypatch.setattr(sieve_module, "AUTOMATON_HEADS", automaton)
-        monkeypatch.setattr(sieve_module, "DFA_HEADS", dfa)
+        monkeypatch.setattr(sieve_module, "AUTOMATON_FORMS", automaton)
+        monkeypatch.setattr(sieve_module, "DFA_FORMS", dfa)
         made.append(OwnPages(keys))
     return made
 
@@ -148,3 +147,13 @@ def test_a_kept_pages_sieve_names_the_same_runs_in_each_of_its_ways(
     with pytest.MonkeyPatch.context() as monkeypatch:
         found = [sieve.runs_in(page) for sieve in _kept_sieves(payloads, monkeypatch)]
     assert found[0] == found[1] == found[2]
+
+
+def test_a_page_that_shows_only_the_beginning_of_a_string_is_let_go():
+    """A published model's name on every page, and answers that begin with it: were the pages
+    candidates of every such run, the exact scan of those pairs would grow as runs times pages
+    (a 200-run build took 75 s instead of 6)."""
+    answer = "claude-3-5-sonnet-20241022 answered: the refund was approved"
+    page = b"<dt>Model<dd>claude-3-5-sonnet-20241022</dd>"
+    assert Sieve([payload_keys([answer])]).runs_in(page) == set()
+    assert Sieve([payload_keys([answer])]).runs_in(page + answer.encode()) == {0}
