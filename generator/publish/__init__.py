@@ -246,6 +246,7 @@ class _Build:
                 raise _Restart()
             made = _site_files(built)
             context.sieve = Sieve([runs[listed.blob][1] for listed in head.runs])
+            del cached, learnt, runs  # their keys are in the sieve now: 47 MB at 3,000 runs
             written = self._wrap(context, bodies, tick)
             present = dict(sorted({**made, **{w.file: built / w.file for w in written}}.items()))
             candidates, where = self._sieve_rest(context, present, written)

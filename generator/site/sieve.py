@@ -65,26 +65,29 @@ class Sieve:
     """The keys of many runs, ready to sieve files with."""
 
     def __init__(self, keys: Sequence[Keys]) -> None:
-        rows = np.concatenate([*keys, np.zeros((0, 4), dtype=np.uint64)])
-        runs = np.concatenate(
-            [np.full(len(k), n, dtype=np.int64) for n, k in enumerate(keys)]
-            + [np.zeros(0, dtype=np.int64)]
-        )
-        order = np.argsort(rows[:, 0], kind="stable")
-        self._first = np.ascontiguousarray(rows[order, 0])
-        self._second = np.ascontiguousarray(rows[order, 1])
-        self._length = rows[order, 2].astype(np.int32)
-        self._last = np.ascontiguousarray(rows[order, 3])
-        self._runs = runs[order].astype(np.int32)
-        bits = max(16, int(np.ceil(np.log2(max(len(rows), 1) * 32))))
+        """The rows of every run, sorted by their first 8 bytes: gathered a column at a time,
+        as a copy of every row at once took 190 MB on top of the 47 of 3,000 runs' keys."""
+        order = np.argsort(self._column(keys, 0), kind="stable")
+        self._first = self._column(keys, 0)[order]
+        self._second = self._column(keys, 1)[order]
+        self._length = self._column(keys, 2)[order].astype(np.int32)
+        self._last = self._column(keys, 3)[order]
+        runs = [np.full(len(k), n, dtype=np.int32) for n, k in enumerate(keys)]
+        self._runs = np.concatenate([*runs, np.zeros(0, dtype=np.int32)])[order]
+        del order
+        bits = max(16, int(np.ceil(np.log2(max(len(self._first), 1) * 32))))
         self._shift = np.uint64(64 - bits)
         self._bitmap = np.zeros(1 << (bits - 3), dtype=np.uint8)
-        hashed = (self._first * _MIX) >> self._shift
-        np.bitwise_or.at(
-            self._bitmap,
-            hashed >> np.uint64(3),
-            np.left_shift(1, hashed & np.uint64(7)).astype(np.uint8),
-        )
+        hashed = self._first * _MIX  # in place from here: a copy of a column is 12 MB
+        hashed >>= self._shift
+        bit = (hashed & np.uint64(7)).astype(np.uint8)
+        np.left_shift(np.uint8(1), bit, out=bit)
+        hashed >>= np.uint64(3)
+        np.bitwise_or.at(self._bitmap, hashed, bit)
+
+    @staticmethod
+    def _column(keys: Sequence[Keys], n: int) -> npt.NDArray[np.uint64]:
+        return np.concatenate([*(k[:, n] for k in keys), np.zeros(0, dtype=np.uint64)])
 
     def __len__(self) -> int:
         return len(self._first)
@@ -154,14 +157,13 @@ class Sieve:
 AUTOMATON_FORMS = 12_000
 """The most forms ``OwnPages`` seeks with an Aho–Corasick automaton over their heads, 0.12 ms a
 run page of the bench's shape against 0.30 for the sieve's arrays, but some 3 KB of memory a
-head at worst (distinct answers share no prefix): 44 MB for 16 runs of 150 answers of a few
-kilobytes, 740 forms each (the bench's runs have 230)."""
+head at worst (distinct answers share no prefix): about 40 MB at this bound. A run has from 800
+forms (the bench's) to 3,200 (150 answers of a few kilobytes)."""
 
 DFA_FORMS = 1_000
 """The most forms whose heads are compiled to a DFA, a third faster again, at up to a kilobyte
-a pattern byte (a state per byte, a row of as many as 256 byte classes each): 12 MB for one run
-of long answers, against 2 for the library's own automaton; so a DFA for the run a build
-usually receives."""
+a pattern byte (a state per byte, a row of as many as 256 byte classes each): 16 MB at most,
+for the one run of the bench's shape a build usually receives."""
 
 
 class OwnPages(Sieve):
