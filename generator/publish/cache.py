@@ -5,7 +5,7 @@ its suite's page and the home page show, and the sieve's keys of its payload) is
 that id, for the code and the disclosure it was derived under. A build then reads only the
 runs that arrived since the last one. The cache lives in the archive's own ``.runsite/``
 folder, which ignores itself in git. Of each payload string it holds the first 16 bytes, the
-last 8 and the length, not the rest (the documents beside it hold them whole), and losing it
+last 4 and the length, not the rest (the documents beside it hold them whole), and losing it
 costs only time.
 """
 
@@ -91,7 +91,7 @@ class RunCache:
             summary = RunSummary.from_json(json.loads(line))
         except (OSError, ValueError, TypeError, KeyError):
             return None
-        return summary, np.frombuffer(keys, dtype="<u8").reshape(-1, 4)
+        return summary, np.frombuffer(keys, dtype="<u8").reshape(-1, 3)
 
     def against(self, blob: str, reference: str) -> int | None:
         """How many checks of the run got worse against the reference run, if known."""

@@ -2,15 +2,15 @@
 
 The exact scan (``scan.Sought``) is an Aho–Corasick automaton over every form of every payload
 string; over a real archive's strings (half a million at 1,000 runs, little shared prefix) it
-takes hundreds of megabytes and seconds to build. The sieve holds 32 bytes per form instead:
-the form's first 8 bytes, its next 8 (masked to its length), its length and its last 8 bytes;
+takes hundreds of megabytes and seconds to build. The sieve holds 28 bytes per form instead:
+the form's first 8 bytes, its next 8 (masked to its length), its length and its last 4 bytes;
 and the run it belongs to. A file is sieved at every byte offset with numpy, and only the
 (file, run) pairs that pass are scanned exactly, with that run's strings alone.
 
 It never misses: it keys the forms the exact scan seeks (``sought_bytes``) and sieves the texts
 that scan reads (``normalised``); every occurrence of a form starts with the form's first 16
-bytes (or all of it, when shorter) and ends with its last 8 where its length says, and the
-sieve tests every offset for exactly those bytes. The last 8 are what keep the pairs that pass
+bytes (or all of it, when shorter) and ends with its last 4 where its length says, and the
+sieve tests every offset for exactly those bytes. The last 4 are what keep the pairs that pass
 few: without them, every page showing a published model's name was a candidate of every run
 whose answers began with that name, and the exact scan of those pairs took a 200-run build
 from 6 s to 75.
@@ -30,8 +30,9 @@ from ahocorasick_rs import BytesAhoCorasick, Implementation
 from generator.site.scan import normalised, own_forms, sought_bytes
 
 Keys = npt.NDArray[np.uint64]
-"""One row per form: its first 8 bytes, the next 8 (zeros past its end), its length in bytes
-(8 or more), its last 8 bytes; each 8 read as a little-endian integer."""
+"""One row per form: its first 8 bytes, the next 8 (zeros past its end), each read as a
+little-endian integer; and its length in bytes (8 or more) times 2**32 plus its last 4 bytes,
+read the same way."""
 
 _MIX = np.uint64(0x9E3779B97F4A7C15)
 _ALL = (1 << 64) - 1
@@ -53,12 +54,11 @@ def _rows(forms: Iterable[bytes]) -> Keys:
         (
             int.from_bytes(form[:8], "little"),
             int.from_bytes(form[8:16].ljust(8, b"\0"), "little"),
-            len(form),
-            int.from_bytes(form[-8:], "little"),
+            len(form) << 32 | int.from_bytes(form[-4:], "little"),
         )
         for form in forms
     }
-    return np.array(sorted(rows), dtype=np.uint64).reshape(-1, 4)
+    return np.array(sorted(rows), dtype=np.uint64).reshape(-1, 3)
 
 
 class Sieve:
@@ -70,8 +70,10 @@ class Sieve:
         order = np.argsort(self._column(keys, 0), kind="stable")
         self._first = self._column(keys, 0)[order]
         self._second = self._column(keys, 1)[order]
-        self._length = self._column(keys, 2)[order].astype(np.int32)
-        self._last = self._column(keys, 3)[order]
+        end = self._column(keys, 2)[order]
+        self._length = (end >> np.uint64(32)).astype(np.int32)
+        self._last = (end & np.uint64(0xFFFFFFFF)).astype(np.uint32)
+        del end
         runs = [np.full(len(k), n, dtype=np.int32) for n, k in enumerate(keys)]
         self._runs = np.concatenate([*runs, np.zeros(0, dtype=np.int32)])[order]
         del order
@@ -127,7 +129,7 @@ class Sieve:
         firsts: npt.NDArray[np.uint64],
     ) -> set[int]:
         """Of the offsets whose first 8 bytes passed the bitmap, the runs whose key matches in
-        full there: its first 16 bytes, and its last 8 where its length ends it, within the
+        full there: its first 16 bytes, and its last 4 where its length ends it, within the
         ``size`` bytes of the text."""
         low = np.searchsorted(self._first, firsts, "left")
         high = np.searchsorted(self._first, firsts, "right")
@@ -145,11 +147,11 @@ class Sieve:
         mask = np.where(past == 8, np.uint64(_ALL), (np.uint64(1) << shift) - 1)
         ends = pairs + length
         within = ends <= size
-        lasts = np.ascontiguousarray(raw[np.where(within, ends - 8, 0)[:, None] + np.arange(8)])
+        lasts = np.ascontiguousarray(raw[np.where(within, ends - 4, 0)[:, None] + np.arange(4)])
         matched = (
             ((seconds.ravel() & mask) == self._second[keys])
             & within
-            & (lasts.view("<u8").ravel() == self._last[keys])
+            & (lasts.view("<u4").ravel() == self._last[keys])
         )
         return {int(run) for run in np.unique(self._runs[keys[matched]])}
 
@@ -177,7 +179,7 @@ class OwnPages(Sieve):
     written through jinja2's escaping, never decoded, split by markup or re-cased. So a string
     the normalised scan would find in such a page is there in one of the forms its templates
     write (raw, HTML-escaped, JSON-escaped: ``own_keys``), which this finds without decoding the
-    page, by its first 16 bytes and its last 8: with the sieve's arrays over the page's bytes
+    page, by its first 16 bytes and its last 4: with the sieve's arrays over the page's bytes
     lowered or, while the forms are few, an automaton over their heads.
 
     Only those bytes of a form are held: a run's outputs and inputs run to megabytes, and an
@@ -198,7 +200,7 @@ class OwnPages(Sieve):
                     : min(int(length), 16)
                 ]
                 ends.setdefault(head, []).append(
-                    (int(run), int(length), int(last).to_bytes(8, "little"))
+                    (int(run), int(length), int(last).to_bytes(4, "little"))
                 )
             self._ends = list(ends.values())
             self._automaton = BytesAhoCorasick(
@@ -216,6 +218,6 @@ class OwnPages(Sieve):
         for index, start, _ in self._automaton.find_matches_as_indexes(lowered, overlapping=True):
             for run, length, last in self._ends[index]:
                 end = start + length
-                if end <= len(lowered) and lowered[end - 8 : end] == last:
+                if end <= len(lowered) and lowered[end - 4 : end] == last:
                     found.add(run)
         return found

@@ -60,8 +60,7 @@ def test_the_sieve_keys_the_ends_of_every_form_the_exact_scan_seeks(payload):
             key = (
                 int.from_bytes(whole[:8], "little"),
                 int.from_bytes(whole[8:16].ljust(8, b"\0"), "little"),
-                len(whole),
-                int.from_bytes(whole[-8:], "little"),
+                len(whole) << 32 | int.from_bytes(whole[-4:], "little"),
             )
             assert key in rows
 
