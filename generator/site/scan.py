@@ -26,7 +26,7 @@ import gzip
 import hashlib
 import html
 import re
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from json.encoder import encode_basestring, encode_basestring_ascii
 from pathlib import Path
@@ -283,12 +283,11 @@ def contents(path: Path, data: bytes) -> bytes:
     return gzip.decompress(data) if path.suffix == ".gz" else data
 
 
-def own_forms(payload: Iterable[str]) -> frozenset[bytes]:
+def own_forms(payload: Iterable[str]) -> Iterator[bytes]:
     """What ``sieve.OwnPages`` seeks of ``payload``: each form a page of runsite's carries a
-    string in (``carried_forms``), in its cases, ASCII lowered."""
-    return frozenset(
-        _bytes(cased).lower()
-        for string in payload
-        for form in carried_forms(string)
-        for cased in {form, form.upper(), form.lower(), form.casefold()}
-    )
+    string in (``carried_forms``), in its cases, ASCII lowered; one at a time, as the forms of
+    a run's long answers come to tens of megabytes."""
+    for string in payload:
+        for form in carried_forms(string):
+            for cased in {form, form.upper(), form.lower(), form.casefold()}:
+                yield _bytes(cased).lower()
