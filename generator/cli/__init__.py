@@ -54,15 +54,15 @@ class _Runsite(click.Group):
             click.echo("runsite: interrupted", err=True)
             code = EXIT_INTERRUPTED
         except OSError as error:
-            if error.errno not in (errno.ENOSPC, errno.EDQUOT):
-                code = _internal()
-            else:
+            if error.errno in (errno.ENOSPC, errno.EDQUOT):
                 # Its file may be what was being copied, not where: the device is named by
                 # what the command was asked to write (--out, the archive).
                 click.echo(
                     "runsite: no space left on the device; make room and run it again", err=True
                 )
                 code = EXIT_DISK
+            else:
+                code = _internal()
         except Exception as error:
             if _git_missing(error):
                 from generator.archive.store import GIT_MISSING

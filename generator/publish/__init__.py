@@ -209,7 +209,7 @@ class _Build:
             context = Context(
                 head.git_dir, self.disclosure, self.cache, staging, self.settings.for_files
             )
-            learnt, heads, bodies, worse = self._read(
+            learnt, own, bodies, worse = self._read(
                 context, chunks(plan, render, read, arrived, judge), tick
             )
             worse = {**{b: w for b, w in against.items() if w is not None}, **worse}
@@ -253,7 +253,7 @@ class _Build:
             if old is not None:
                 kept = sorted({job.file for job in everything} - {w.file for w in written})
                 arrivals = [n for n, listed in enumerate(head.runs) if listed.blob in arrived]
-                context.kept = OwnPages([heads[head.runs[n].blob] for n in arrivals])
+                context.kept = OwnPages([own[head.runs[n].blob] for n in arrivals])
                 for found in self._check_kept(context, old, kept, arrivals):
                     candidates.append(found)
                     where[found.file] = self.out / found.file
@@ -311,24 +311,24 @@ class _Build:
     def _read(
         self, context: Context, chunks: list[Chunk], tick: Callable[[], None]
     ) -> tuple[dict[str, Learnt], dict[str, Keys], list[Path], dict[str, int]]:
-        """Read the chunks in parallel: the summary and keys of each run read, the
-        ``own_keys`` of the arrived runs asked for, the files of bodies written, and the checks worse
-        than the reference of the runs asked for."""
+        """Read the chunks in parallel: the summary and keys of each run read, the ``own_keys``
+        of the arrived runs asked for, the files of bodies written, and the checks worse than
+        the reference of the runs asked for."""
         learnt: dict[str, Learnt] = {}
-        heads: dict[str, Keys] = {}
+        own: dict[str, Keys] = {}
         bodies: list[Path] = []
         worse: dict[str, int] = {}
         for chunk, result in zip(
             chunks, run_in_processes(context, read_chunk, chunks, self.jobs), strict=True
         ):
             learnt.update(result.runs)
-            heads.update(result.heads)
+            own.update(result.own)
             if result.bodies:
                 bodies.append(result.bodies)
             worse.update(result.worse)
             for _ in chunk.runs:
                 tick()
-        return learnt, heads, bodies, worse
+        return learnt, own, bodies, worse
 
     def _against(self, plan: Plan) -> dict[str, int | None]:
         """For each run with a reference other than itself, its checks worse than the

@@ -4,8 +4,9 @@ wrapping bodies in their shells and sieving every file written.
 A process reads the runs of one stretch of one suite in order, so each run is read once and
 held only while the pages that show it are written (a comparison holds the previous run, and
 the suite's reference). What leaves a process is small: each run's summary and sieve keys, and
-the heads of the payload of the runs that arrived since the last build. Every page's bytes depend on its inputs
-alone, so they do not depend on how the work was divided or how many processes did it.
+the ``own_keys`` of the runs that arrived since the last build. Every page's bytes depend on
+its inputs alone, so they do not depend on how the work was divided or how many processes did
+it.
 """
 
 from __future__ import annotations
@@ -94,12 +95,12 @@ def chunks(
 
 @dataclass(frozen=True)
 class Read:
-    """What a chunk learnt: the summary and payload keys of each run read, the payload heads
+    """What a chunk learnt: the summary and payload keys of each run read, the ``own_keys``
     asked for, and the file its pages' bodies wait in for their shells (None when it wrote
     none)."""
 
     runs: dict[str, Learnt]
-    heads: dict[str, Keys]
+    own: dict[str, Keys]
     bodies: Path | None
     worse: dict[str, int]
     """For each run of ``Chunk.judge``, its checks worse than the reference."""
@@ -210,7 +211,7 @@ def read_chunk(chunk: Chunk) -> Read:
     context, blobs, sites = _shared()
     held: dict[str, RedactedRun] = {}
     learnt: dict[str, Learnt] = {}
-    heads: dict[str, Keys] = {}
+    own: dict[str, Keys] = {}
     bodies: list[tuple[PageJob, Body]] = []
     worse: dict[str, int] = {}
 
@@ -223,7 +224,7 @@ def read_chunk(chunk: Chunk) -> Read:
             context.cache.keep(listed.blob, summary, keys)
             learnt[listed.blob] = (summary, keys)
             if listed.blob in chunk.arrived:
-                heads[listed.blob] = own_keys(payload_strings(run, context.disclosure, redacted))
+                own[listed.blob] = own_keys(payload_strings(run, context.disclosure, redacted))
             held[listed.blob] = redacted
         return held[listed.blob]
 
@@ -255,7 +256,7 @@ def read_chunk(chunk: Chunk) -> Read:
         for blob in [b for b in held if b not in keep]:
             del held[blob]
         previous = listed
-    return Read(learnt, heads, _stage(context.staging, bodies), worse)
+    return Read(learnt, own, _stage(context.staging, bodies), worse)
 
 
 def _against(compared: dict[str, Comparison], run: RedactedRun, other: RedactedRun) -> Comparison:

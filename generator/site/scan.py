@@ -168,18 +168,9 @@ def sought_forms(string: str) -> set[str]:
     return {variant.casefold() for variant in _variants(string)}
 
 
-def form_heads(string: str) -> set[bytes]:
-    """The first ``KEY_BYTES`` bytes of each of ``string``'s forms: the automaton's keys, and
-    the sieve's. Case folding maps each character on its own, so a string with nothing to decode
-    needs only its head folded."""
-    if len(string) >= SHORTEST and not _TRIGGERS.search(string):
-        return {_bytes(string[:KEY_BYTES].casefold())[:KEY_BYTES]}
-    return {_bytes(form)[:KEY_BYTES] for form in sought_forms(string)}
-
-
 def sought_bytes(string: str) -> set[bytes]:
-    """Each of ``string``'s forms whole, as the bytes a search reads (``form_heads`` are their
-    first bytes)."""
+    """Each of ``string``'s forms whole, as the bytes a search reads: the sieve's keys, and,
+    cut to their first ``KEY_BYTES`` bytes, the automaton's."""
     if len(string) >= SHORTEST and not _TRIGGERS.search(string):
         return {_bytes(string.casefold())}
     return {_bytes(form) for form in sought_forms(string)}
@@ -217,7 +208,7 @@ class Sought:
     def __init__(self, payload: Mapping[str, str]) -> None:
         by_key: dict[bytes, list[tuple[str, str]]] = {}
         for string, field in payload.items():
-            for key in form_heads(string):
+            for key in {form[:KEY_BYTES] for form in sought_bytes(string)}:
                 by_key.setdefault(key, []).append((string, field))
         self._candidates = list(by_key.values())
         self._automaton = BytesAhoCorasick(list(by_key)) if by_key else None

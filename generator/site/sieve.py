@@ -16,7 +16,8 @@ whose answers began with that name, and the exact scan of those pairs took a 200
 from 6 s to 75.
 
 ``OwnPages`` sieves the pages a build keeps for the runs that arrived since: over their raw
-bytes, for the heads of the forms runsite's own templates write a string in.
+bytes, for the ends (first 16 bytes, last 4, length) of the forms runsite's own templates write
+a string in.
 """
 
 from __future__ import annotations
