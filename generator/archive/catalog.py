@@ -66,7 +66,7 @@ def committed(layout: Layout, store: GitStore) -> tuple[list[ArchivedRun], dict[
     facts = _Facts(store.git_dir / FACTS)
     runs: list[ArchivedRun] = []
     baselines: dict[Suite, str] = {}
-    for place, (mode, sha) in sorted(store.tree(store.path(layout.runs)).items()):
+    for place, (mode, sha, _) in sorted(store.tree(store.path(layout.runs)).items()):
         shown = layout.shown(store.top / place)
         refuse_unless_file(mode, shown)
         parts = shown.split("/")

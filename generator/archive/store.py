@@ -32,7 +32,7 @@ from collections.abc import Iterable, Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 import git
 
@@ -47,6 +47,15 @@ SCRATCH = "runsite"
 
 Changes = Mapping[str, bytes | None]
 """Paths relative to the working tree's top, each to its new bytes, or None to remove it."""
+
+
+class Entry(NamedTuple):
+    """An entry of a tree at HEAD."""
+
+    mode: str
+    sha: str
+    size: int | None
+    """A blob's bytes; None for a tree or a submodule."""
 
 
 def blob_id(data: bytes) -> str:
@@ -181,21 +190,21 @@ class GitStore:
         except ArchiveRefused:
             return None
 
-    def tree(self, prefix: str) -> dict[str, tuple[str, str]]:
-        """Every entry at HEAD below ``prefix``, each to its mode and object id."""
+    def tree(self, prefix: str) -> dict[str, Entry]:
+        """Every entry at HEAD below ``prefix``, each to its mode, object id and size."""
         if self.head() is None:
             return {}
-        listing = self._git("ls-tree", "-r", "-z", "--full-tree", "HEAD", "--", prefix)
-        found: dict[str, tuple[str, str]] = {}
+        listing = self._git("ls-tree", "-r", "-z", "-l", "--full-tree", "HEAD", "--", prefix)
+        found: dict[str, Entry] = {}
         for record in filter(None, listing.split("\0")):
             meta, path = record.split("\t", 1)
-            mode, _, sha = meta.split()
-            found[path] = (mode, sha)
+            mode, _, sha, size = meta.split()
+            found[path] = Entry(mode, sha, int(size) if size.isdigit() else None)
         return found
 
     def tracked(self, prefix: str) -> dict[str, str]:
         """Every regular file at HEAD below ``prefix``, each to its blob id."""
-        return {path: sha for path, (mode, sha) in self.tree(prefix).items() if mode in FILES}
+        return {path: entry.sha for path, entry in self.tree(prefix).items() if entry.mode in FILES}
 
     def status(self, prefix: str) -> list[tuple[str, str]]:
         """How the working tree below ``prefix`` differs from HEAD, as ``git status

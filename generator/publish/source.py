@@ -1,14 +1,20 @@
 """The archive as a build reads it: the runs committed at HEAD, read as git stores them.
 
 A build publishes what the archive's history holds, not whatever the working tree has at the
-moment: the listing is HEAD's tree, and each document is read by its blob id through one
-``git cat-file --batch`` per process, which is also the fastest way to read a thousand of them.
+moment: the listing is HEAD's tree, and each document is the blob it names. Where the working
+tree's file has the blob's size and, hashed as git hashes it, the blob's id, it is that blob,
+and is read from there: git, asked through one ``git cat-file --batch`` per process, inflates
+each document from the chain of deltas a pack keeps it as, 1.7 ms a bench document where the
+file and its hash take 0.4. Any other file (changed, missing, not a regular file) is passed
+over for git's copy.
 """
 
 from __future__ import annotations
 
 import json
+import os
 import re
+import stat
 import subprocess
 from dataclasses import dataclass
 from datetime import datetime
@@ -17,6 +23,7 @@ from pathlib import Path
 from generator.archive import Archive
 from generator.archive.catalog import refuse_unless_file
 from generator.archive.layout import BASELINE, unsafe
+from generator.archive.store import blob_id
 from generator.errors import ArchiveRefused, DocumentRefused
 
 
@@ -30,6 +37,10 @@ class Listed:
     blob: str
     path: str
     """Relative to the archive's root, as messages name it."""
+    file: Path
+    """Where the working tree has it (which may hold other bytes)."""
+    size: int
+    """The blob's bytes."""
 
     @property
     def suite_of(self) -> tuple[str, str]:
@@ -51,7 +62,7 @@ def committed(archive: Archive) -> Committed:
     prefix = store.path(archive.layout.runs)
     runs: list[Listed] = []
     pointers: dict[tuple[str, str], str] = {}
-    for path, (mode, blob) in sorted(store.tree(prefix).items()):
+    for path, (mode, blob, size) in sorted(store.tree(prefix).items()):
         parts = path[len(prefix) + 1 :].split("/")
         shown = f"{archive.layout.shown(archive.layout.runs)}/{'/'.join(parts)}"
         refuse_unless_file(mode, shown)
@@ -61,7 +72,8 @@ def committed(archive: Archive) -> Committed:
         if name == BASELINE:
             pointers[(tenant, suite)] = blob
         elif name.endswith(".json"):
-            runs.append(Listed(tenant, suite, name.removesuffix(".json"), blob, shown))
+            key = name.removesuffix(".json")
+            runs.append(Listed(tenant, suite, key, blob, shown, store.top / path, size or 0))
     with Blobs(store.git_dir) as blobs:
         references = {
             suite: blobs.read(blob).decode("utf-8", errors="replace").strip()
@@ -111,6 +123,20 @@ class Blobs:
         process.stdout.read(1)
         return data
 
+    def document(self, listed: Listed) -> bytes:
+        """The bytes of ``listed``'s blob: its working tree file's where they are the blob's."""
+        try:
+            descriptor = os.open(listed.file, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK)
+        except OSError:
+            return self.read(listed.blob)
+        with os.fdopen(descriptor, "rb") as handle:
+            status = os.fstat(descriptor)
+            if stat.S_ISREG(status.st_mode) and status.st_size == listed.size:
+                data = handle.read(listed.size + 1)
+                if blob_id(data) == listed.blob:
+                    return data
+        return self.read(listed.blob)
+
     def close(self) -> None:
         if self._process is not None:
             if self._process.stdin:
@@ -139,7 +165,7 @@ def created_at(listed: Listed, blobs: Blobs) -> datetime:
         day, minute, second, fraction = found.groups()
         fraction = f".{fraction}" if fraction else ""
         return datetime.fromisoformat(f"{day}:{minute}:{second}{fraction}+00:00")
-    data = blobs.read(listed.blob)
+    data = blobs.document(listed)
     values = _CREATED_AT.findall(data)
     try:
         if len(values) == 1:

@@ -195,7 +195,7 @@ def read_run_of(
 ) -> tuple[Reading, RedactedRun]:
     """A committed run's reading, and the run's redaction; a refusal names its file."""
     try:
-        reading = read_run(blobs.read(listed.blob))
+        reading = read_run(blobs.document(listed))
     except DocumentRefused as refused:
         raise refused.located(listed.path) from None
     run = reading.run

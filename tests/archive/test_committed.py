@@ -83,6 +83,24 @@ def test_the_build_publishes_nothing_the_working_tree_adds_or_changes(runsite, t
         assert marker.encode() not in site, marker
 
 
+def test_a_working_tree_file_is_read_only_where_it_is_the_committed_blob(
+    runsite, archive, write_json
+):
+    """The build reads a document from the working tree where the file there hashes to HEAD's
+    blob; an edit of the same size, or a file that is not a regular one (a FIFO, which a plain
+    read would wait on forever), is passed over for what HEAD holds."""
+    edited, other = _imported(runsite, archive, write_json, a_run_at(1), a_run_at(2))
+    edited.write_bytes(edited.read_bytes().replace(b'"staging"', b'"MARKq34"'))
+    other.unlink()
+    os.mkfifo(other)
+    result = runsite("build", "--root", str(archive), "--out", str(archive / "site"))
+    assert result.exit_code == 0, result.output
+    assert result.stdout.startswith("2 runs, ")
+    pages = [p.read_bytes() for p in (archive / "site" / "runs").rglob("index.html")]
+    assert len(pages) == 2
+    assert all(b"staging" in page and b"MARKq34" not in page for page in pages)
+
+
 def test_the_archive_says_how_its_working_tree_differs_from_head(tampered):
     drift = Archive(tampered).drift()
     support = "runs/acme/support"
