@@ -78,26 +78,42 @@ def payload_candidates(run: Run, disclosure: Disclosure) -> dict[str, str]:
 def payload_texts(run: Run, disclosure: Disclosure, undeclared: bool) -> set[str]:
     """The strings of ``payload_candidates`` without their fields, for a build's sieve, which
     holds every run's: the same walk written flat, in a fraction of the time (a test holds the
-    two together). A run's tool calls are walked once though its steps repeat them, and a JSON
-    text is parsed once however often it recurs. ``undeclared`` says whether the run holds keys
+    two together). The texts of a run's tool calls (which its steps repeat) and its tool names
+    are gathered in sets, so a JSON text is parsed, and a name's disclosure asked, once however
+    often it recurs. ``undeclared`` says whether the run holds keys
     the schema does not declare (its reading knows: ``Reading.unknown``)."""
     texts: list[str] = []
     answers: set[str] = set()
     """Outputs, inputs, arguments and results: texts that may be JSON, whose strings count too."""
+    tools: set[str] = set()
+    """Tool names, whether disclosed or not: a run names a handful, hundreds of times."""
+    answer = answers.add
+
+    def called(call: ToolCall) -> None:
+        if call.tool is not None:
+            tools.add(call.tool)
+        if call.arguments is not None:
+            answer(call.arguments)
+        if call.result is not None:
+            answer(call.result)
+
     for case in run.results:
         if case.suspended_reason is not None:
             texts.append(case.suspended_reason)
         for verdict in case.verdicts:
             _verdict_texts(verdict, disclosure, texts)
         for response in case.responses or ():
-            answers.update(text for text in (response.output, response.input) if text is not None)
-            calls = list(response.tool_calls or ())
-            calls += (step.call for step in response.steps or () if isinstance(step, ToolStep))
-            for call in calls:
-                if call.tool is not None and not disclosure.discloses_tool(call.tool):
-                    texts.append(call.tool)
-                answers.update(text for text in (call.arguments, call.result) if text is not None)
-            texts += (name for name in response.tools or () if not disclosure.discloses_tool(name))
+            if response.output is not None:
+                answer(response.output)
+            if response.input is not None:
+                answer(response.input)
+            for call in response.tool_calls or ():
+                called(call)
+            for step in response.steps or ():
+                if isinstance(step, ToolStep):
+                    called(step.call)
+            tools.update(response.tools or ())
+    texts += (name for name in tools if not disclosure.discloses_tool(name))
     for verdict in run.aggregate:
         _verdict_texts(verdict, disclosure, texts)
     _json_texts({k: v for k, v in run.metadata.items() if k not in disclosure.run_metadata}, texts)
