@@ -154,7 +154,7 @@ class Sieve:
             & within
             & (lasts.view("<u4").ravel() == self._last[keys])
         )
-        return {int(run) for run in np.unique(self._runs[keys[matched]])}
+        return set(self._runs[keys[matched]].tolist())  # not np.unique, which imports numpy.ma
 
 
 AUTOMATON_FORMS = 12_000
