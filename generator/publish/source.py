@@ -95,7 +95,8 @@ whole build at 17 MiB, where a fresh one every 16 documents cost 1 ms a document
 
 
 class Blobs:
-    """Reads git objects by id through one ``git cat-file --batch``."""
+    """Reads git objects by id through one ``git cat-file --batch``, started when first asked;
+    a run's document from its working tree file where that file is the blob."""
 
     def __init__(self, git_dir: Path) -> None:
         self._git_dir = git_dir
