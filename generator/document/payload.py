@@ -80,8 +80,8 @@ def payload_texts(run: Run, disclosure: Disclosure, undeclared: bool) -> set[str
     holds every run's: the same walk written flat, in a fraction of the time (a test holds the
     two together). The texts of a run's tool calls (which its steps repeat) and its tool names
     are gathered in sets, so a JSON text is parsed, and a name's disclosure asked, once however
-    often it recurs. ``undeclared`` says whether the run holds keys
-    the schema does not declare (its reading knows: ``Reading.unknown``)."""
+    often it recurs. ``undeclared`` says whether the run holds keys the schema does not declare
+    (its reading knows: ``Reading.unknown``)."""
     texts: list[str] = []
     answers: set[str] = set()
     """Outputs, inputs, arguments and results: texts that may be JSON, whose strings count too."""
