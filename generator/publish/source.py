@@ -17,6 +17,7 @@ import os
 import re
 import stat
 import subprocess
+from contextlib import suppress
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
@@ -126,17 +127,16 @@ class Blobs:
         return data
 
     def document(self, listed: Listed) -> bytes:
-        """The bytes of ``listed``'s blob: its working tree file's where they are the blob's."""
-        try:
+        """The bytes of ``listed``'s blob: its working tree file's where they are the blob's,
+        git's where the file cannot be opened or read, or is another."""
+        with suppress(OSError):
             descriptor = os.open(listed.file, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK)
-        except OSError:
-            return self.read(listed.blob)
-        with os.fdopen(descriptor, "rb") as handle:
-            status = os.fstat(descriptor)
-            if stat.S_ISREG(status.st_mode) and status.st_size == listed.size:
-                data = handle.read(listed.size + 1)
-                if blob_id(data) == listed.blob:
-                    return data
+            with os.fdopen(descriptor, "rb") as handle:
+                status = os.fstat(descriptor)
+                if stat.S_ISREG(status.st_mode) and status.st_size == listed.size:
+                    data = handle.read(listed.size + 1)
+                    if blob_id(data) == listed.blob:
+                        return data
         return self.read(listed.blob)
 
     def close(self) -> None:
