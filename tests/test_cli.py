@@ -104,6 +104,15 @@ def test_the_schema_of_the_run_document_includes_the_recorded_trajectory(runsite
     assert schema["properties"]["schema_version"]["const"] == 23
 
 
+def test_the_schema_describes_a_field_by_its_docstring_inherited_ones_too(runsite):
+    definitions = json.loads(runsite("schema").stdout)["$defs"]
+    calls = definitions["RecordedResponse"]["properties"]["tool_calls"]["description"]
+    assert calls.startswith("Absent: the target said nothing about tools.")
+    # SystemConfig inherits its fields, and their docstrings, from ConfigParts.
+    withheld = definitions["SystemConfig"]["properties"]["withheld"]["description"]
+    assert withheld == "Names of settings whose values were removed at a boundary."
+
+
 def test_a_usage_error_exits_64_not_2_which_means_not_judged(runsite):
     result = runsite("redact")
     assert result.exit_code == 64

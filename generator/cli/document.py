@@ -72,9 +72,10 @@ def schema(redacted: bool) -> int:
     from generator.document.codec import canonical
     from generator.document.model import Run
     from generator.document.redacted import RedactedRun
+    from generator.document.schema import json_schema
 
     model = RedactedRun if redacted else Run
-    sys.stdout.buffer.write(canonical(model.model_json_schema()))
+    sys.stdout.buffer.write(canonical(json_schema(model)))
     return 0
 
 

@@ -63,7 +63,6 @@ class Record(BaseModel):
         frozen=True,
         strict=True,
         extra="allow",
-        use_attribute_docstrings=True,
         allow_inf_nan=False,
     )
 
