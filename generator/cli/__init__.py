@@ -10,6 +10,7 @@ defect of runsite, printed with its traceback, exit 70.
 from __future__ import annotations
 
 import errno
+import gc
 import sys
 import traceback
 from collections.abc import Callable, Iterable, Iterator, Sequence
@@ -106,6 +107,21 @@ def _json_option(command: Command) -> Command:
     return click.option("--json", "as_json", is_flag=True, help="Print JSON instead of text.")(
         command
     )
+
+
+@contextmanager
+def importing() -> Iterator[None]:
+    """Import what a command needs with the cycle collector paused, then leave what it made out
+    of every later collection: the collections that importing the build's modules set off find
+    almost nothing to free, and took 0.10 s of its 0.79."""
+    collecting = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        gc.freeze()
+        if collecting:
+            gc.enable()
 
 
 def _open(root: Path | None) -> Archive:

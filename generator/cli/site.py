@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING
 
 import click
 
-from generator.cli import _open, _progress_bar, _root_option, cli
+from generator.cli import _open, _progress_bar, _root_option, cli, importing
 from generator.errors import Refused
 
 if TYPE_CHECKING:
@@ -47,7 +47,8 @@ def build(
 
     Example: runsite build --out public/
     """
-    from generator.publish import publish
+    with importing():
+        from generator.publish import publish
 
     archive = _open(root)
     target = (out or archive.layout.root / "site").resolve()
@@ -91,7 +92,8 @@ def serve(port: int, root: Path | None) -> int:
     import http.server
     import tempfile
 
-    from generator.publish import publish
+    with importing():
+        from generator.publish import publish
 
     archive = _open(root)
     with (
