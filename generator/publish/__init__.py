@@ -10,9 +10,10 @@ site for. The build, in order:
    manifest (``plan``): only the pages whose inputs moved are written;
 3. read the runs in parallel, a stretch of one suite per process, writing the bodies of those
    pages and keeping each run's summary and payload keys in the cache (``work``, ``cache``);
-4. let mkdocs build the home and suite pages and the shells, from the summaries;
-5. wrap each body in its shell, and sieve every file written for every run's payload keys,
-   and every file kept for the payload of the runs that arrived;
+4. start sieving every file kept for the payload of the runs that arrived, in processes that
+   work on while this one goes on (where it writes the pages of step 5 itself);
+5. let mkdocs build the home and suite pages and the shells, from the summaries; wrap each
+   body in its shell, and sieve every file written for every run's payload keys;
 6. confirm what the sieves let through with the exact scan (``confirm``), and refuse the build
    on a leak;
 7. put the site in place (``apply``).
@@ -27,7 +28,8 @@ from __future__ import annotations
 
 import os
 import tempfile
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from contextlib import ExitStack
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
@@ -57,6 +59,7 @@ from generator.publish.work import (
     chunks,
     read_chunk,
     run_in_processes,
+    started,
     wrap,
 )
 from generator.site.build import TEMPLATES, SiteSettings, build_pages, environment
@@ -193,7 +196,7 @@ class _Build:
 
     def run(self, progress: Callable[[int], Callable[[], None]], full: bool) -> Published:
         head = self.head
-        with building(self.out) as staging:
+        with building(self.out) as staging, ExitStack() as stack:
             old = None if full else Manifest.read(self.out)
             cached = {listed.blob: self.cache.learnt(listed.blob) for listed in head.runs}
             moments = _moments(head, cached)
@@ -212,6 +215,11 @@ class _Build:
             learnt, own, bodies, worse = self._read(
                 context, chunks(plan, render, read, arrived, judge), tick
             )
+            kept = sorted({job.file for job in everything} - {job.file for job in render})
+            if old is not None:
+                arrivals = [n for n, listed in enumerate(head.runs) if listed.blob in arrived]
+                context.kept = OwnPages([own[head.runs[n].blob] for n in arrivals])
+                checked = self._check_kept(stack, context, old, kept, arrivals, len(bodies) <= 1)
             worse = {**{b: w for b, w in against.items() if w is not None}, **worse}
             runs = {**{b: e for b, e in cached.items() if e is not None}, **learnt}
             summaries = {blob: summary for blob, (summary, _) in runs.items()}
@@ -251,10 +259,7 @@ class _Build:
             present = dict(sorted({**made, **{w.file: built / w.file for w in written}}.items()))
             candidates, where = self._sieve_rest(context, present, written)
             if old is not None:
-                kept = sorted({job.file for job in everything} - {w.file for w in written})
-                arrivals = [n for n, listed in enumerate(head.runs) if listed.blob in arrived]
-                context.kept = OwnPages([own[head.runs[n].blob] for n in arrivals])
-                for found in self._check_kept(context, old, kept, arrivals):
+                for found in checked():
                     candidates.append(found)
                     where[found.file] = self.out / found.file
             leaks = confirm(candidates, where, head, self.disclosure)
@@ -381,13 +386,34 @@ class _Build:
         return candidates, where
 
     def _check_kept(
-        self, context: Context, old: Manifest, kept: Sequence[str], arrivals: Sequence[int]
-    ) -> list[Written]:
-        """Every kept file must be what the last build wrote: the kept files that may carry
-        the payload of a run that arrived (``arrivals``: their places in the runs at HEAD)."""
-        found = []
+        self,
+        stack: ExitStack,
+        context: Context,
+        old: Manifest,
+        kept: Sequence[str],
+        arrivals: Sequence[int],
+        now: bool,
+    ) -> Callable[[], list[Written]]:
+        """What checks that every kept file is what the last build wrote, and gives the kept
+        files that may carry the payload of a run that arrived (``arrivals``: their places in
+        the runs at HEAD). Started ``now``, its processes read the kept files while this one
+        writes the home and suite pages and the new bodies' pages, which a rebuild after a
+        run arrives spends most of its time on; ``now`` only where those pages are written in
+        this process, as a pool forked beside the threads of another may deadlock."""
         checks = batches([(self.out / file, file) for file in kept], WRAPS)
-        for batch in run_in_processes(context, check_kept, checks, self.jobs):
+        if now:
+            results = stack.enter_context(started(context, check_kept, checks, self.jobs))
+            return lambda: self._found(old, results, arrivals)
+        return lambda: self._found(
+            old, run_in_processes(context, check_kept, checks, self.jobs), arrivals
+        )
+
+    @staticmethod
+    def _found(
+        old: Manifest, checked: Iterable[list[Written]], arrivals: Sequence[int]
+    ) -> list[Written]:
+        found = []
+        for batch in checked:
             for file in batch:
                 if file.digest != old.files.get(file.file):
                     raise _Restart()
