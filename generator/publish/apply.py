@@ -11,9 +11,11 @@ from __future__ import annotations
 
 import ctypes
 import fcntl
+import glob
 import os
+import re
+import secrets
 import shutil
-import tempfile
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -28,6 +30,23 @@ class SiteRefused(Refused):
 
 def _staging_prefix(out: Path) -> str:
     return f".runsite-{out.name}-"
+
+
+_STAGED = re.compile("[0-9a-f]{16}|[a-z0-9_]{8}")
+"""What follows the prefix in a staging folder's name (16 hex digits; 8 letters, digits or
+``_`` where an earlier build named it with ``tempfile``), never a ``-``: so the staging folder of
+``public-x`` (``.runsite-public-x-…``), beside ``public``, is never taken for one of
+``public``'s, whose build would remove it under its own lock, not the lock of ``public-x``."""
+
+
+def _staging_folders(out: Path) -> list[Path]:
+    """The staging folders of builds of ``out``: this build's, and those a killed one left."""
+    prefix = _staging_prefix(out)
+    return [
+        folder
+        for folder in out.parent.glob(f"{glob.escape(prefix)}*")
+        if _STAGED.fullmatch(folder.name.removeprefix(prefix))
+    ]
 
 
 @contextmanager
@@ -52,15 +71,21 @@ def building(out: Path) -> Iterator[Path]:
         ) from None
     try:
         fcntl.flock(lock, fcntl.LOCK_EX)
-        for leftover in out.parent.glob(f"{_staging_prefix(out)}*"):
-            shutil.rmtree(leftover, ignore_errors=True)
-        staging = Path(tempfile.mkdtemp(prefix=_staging_prefix(out), dir=out.parent))
+        _remove(_staging_folders(out))
         try:
+            # Made inside the try: a Ctrl-C the moment the folder exists still has it removed.
+            staging = out.parent / f"{_staging_prefix(out)}{secrets.token_hex(8)}"
+            staging.mkdir(mode=0o700)
             yield staging
         finally:
-            shutil.rmtree(staging, ignore_errors=True)
+            _remove(_staging_folders(out))
     finally:
         os.close(lock)
+
+
+def _remove(folders: Iterable[Path]) -> None:
+    for folder in folders:
+        shutil.rmtree(folder, ignore_errors=True)
 
 
 def _exchange(first: Path, second: Path) -> bool:

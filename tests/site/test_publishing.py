@@ -70,7 +70,7 @@ def test_a_killed_builds_staging_is_removed_and_a_users_folder_beside_the_site_k
 ):
     _archive_with_runs(archive, runsite, write_json)
     out = archive.parent / "public"
-    leftover = archive.parent / ".runsite-public-abc123"
+    leftover = archive.parent / ".runsite-public-k2x9_q7w"  # as tempfile named it in earlier builds
     (leftover / "site").mkdir(parents=True)
     (leftover / "site" / "index.html").write_text("half a site")
     mine = archive.parent / ".public.old"
@@ -81,6 +81,21 @@ def test_a_killed_builds_staging_is_removed_and_a_users_folder_beside_the_site_k
     assert not leftover.exists()
     assert (mine / "notes.txt").read_text() == "keep me"
     assert (out / "index.html").is_file()
+
+
+def test_a_build_leaves_alone_the_staging_of_a_site_whose_name_starts_like_its_own(
+    archive: Path, runsite: Callable[..., Result], write_json: Callable[[Any, str], Path]
+):
+    """``public-x``'s build stages in ``.runsite-public-x-…``, which a build of ``public``
+    beside it took for its own leftover and removed, under its own lock, mid-build."""
+    _archive_with_runs(archive, runsite, write_json)
+    other = archive.parent / ".runsite-public-x-0123456789abcdef"
+    (other / "site").mkdir(parents=True)
+    public = archive.parent / "public"
+    assert runsite("build", "--root", str(archive), "--out", str(public)).exit_code == 0
+    assert (public / "index.html").is_file()
+    assert sorted(archive.parent.glob(".runsite-public*")) == [other]
+    assert (other / "site").is_dir()
 
 
 def test_ctrl_c_stops_a_build_in_one_line_exit_130_and_leaves_the_previous_site(
