@@ -10,10 +10,9 @@ site for. The build, in order:
    manifest (``plan``): only the pages whose inputs moved are written;
 3. read the runs in parallel, a stretch of one suite per process, writing the bodies of those
    pages and keeping each run's summary and payload keys in the cache (``work``, ``cache``);
-4. start sieving every file kept for the payload of the runs that arrived, in processes that
-   work on while this one goes on (where it writes the pages of step 5 itself);
-5. let mkdocs build the home and suite pages and the shells, from the summaries; wrap each
-   body in its shell, and sieve every file written for every run's payload keys;
+4. let mkdocs build the home and suite pages and the shells, from the summaries;
+5. wrap each body in its shell, and sieve every file written for every run's payload keys,
+   and every file kept for the payload of the runs that arrived;
 6. confirm what the sieves let through with the exact scan (``confirm``), and refuse the build
    on a leak;
 7. put the site in place (``apply``).
@@ -28,8 +27,7 @@ from __future__ import annotations
 
 import os
 import tempfile
-from collections.abc import Callable, Iterable, Mapping, Sequence
-from contextlib import ExitStack
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
@@ -59,7 +57,6 @@ from generator.publish.work import (
     chunks,
     read_chunk,
     run_in_processes,
-    started,
     wrap,
 )
 from generator.site.build import TEMPLATES, SiteSettings, build_pages, environment
@@ -196,7 +193,7 @@ class _Build:
 
     def run(self, progress: Callable[[int], Callable[[], None]], full: bool) -> Published:
         head = self.head
-        with building(self.out) as staging, ExitStack() as stack:
+        with building(self.out) as staging:
             old = None if full else Manifest.read(self.out)
             cached = {listed.blob: self.cache.learnt(listed.blob) for listed in head.runs}
             moments = _moments(head, cached)
@@ -219,14 +216,6 @@ class _Build:
             runs = {**{b: e for b, e in cached.items() if e is not None}, **learnt}
             summaries = {blob: summary for blob, (summary, _) in runs.items()}
             self._check_moments(summaries, moments)
-            context.sieve = Sieve([runs[listed.blob][1] for listed in head.runs])
-            del cached, learnt, runs  # their keys are in the sieve now: 47 MB at 3,000 runs
-            # Forked now, the check's processes share the sieve and not the keys it was made of.
-            kept = sorted({job.file for job in everything} - {job.file for job in render})
-            if old is not None:
-                arrivals = [n for n, listed in enumerate(head.runs) if listed.blob in arrived]
-                context.kept = OwnPages([own[head.runs[n].blob] for n in arrivals])
-                checked = self._check_kept(stack, context, old, kept, arrivals, len(bodies) <= 1)
             history = [
                 SuiteRuns(
                     tenant,
@@ -256,11 +245,16 @@ class _Build:
             if old is not None and old.shells == shells and old.captured != captured:
                 raise _Restart()
             made = _site_files(built)
+            context.sieve = Sieve([runs[listed.blob][1] for listed in head.runs])
+            del cached, learnt, runs  # their keys are in the sieve now: 47 MB at 3,000 runs
             written = self._wrap(context, bodies, tick)
             present = dict(sorted({**made, **{w.file: built / w.file for w in written}}.items()))
             candidates, where = self._sieve_rest(context, present, written)
             if old is not None:
-                for found in checked():
+                kept = sorted({job.file for job in everything} - {w.file for w in written})
+                arrivals = [n for n, listed in enumerate(head.runs) if listed.blob in arrived]
+                context.kept = OwnPages([own[head.runs[n].blob] for n in arrivals])
+                for found in self._check_kept(context, old, kept, arrivals):
                     candidates.append(found)
                     where[found.file] = self.out / found.file
             leaks = confirm(candidates, where, head, self.disclosure)
@@ -387,34 +381,13 @@ class _Build:
         return candidates, where
 
     def _check_kept(
-        self,
-        stack: ExitStack,
-        context: Context,
-        old: Manifest,
-        kept: Sequence[str],
-        arrivals: Sequence[int],
-        now: bool,
-    ) -> Callable[[], list[Written]]:
-        """What checks that every kept file is what the last build wrote, and gives the kept
-        files that may carry the payload of a run that arrived (``arrivals``: their places in
-        the runs at HEAD). Started ``now``, its processes read the kept files while this one
-        writes the home and suite pages and the new bodies' pages, which a rebuild after a
-        run arrives spends most of its time on; ``now`` only where those pages are written in
-        this process, as a pool forked beside the threads of another may deadlock."""
-        checks = batches([(self.out / file, file) for file in kept], WRAPS)
-        if now:
-            results = stack.enter_context(started(context, check_kept, checks, self.jobs))
-            return lambda: self._found(old, results, arrivals)
-        return lambda: self._found(
-            old, run_in_processes(context, check_kept, checks, self.jobs), arrivals
-        )
-
-    @staticmethod
-    def _found(
-        old: Manifest, checked: Iterable[list[Written]], arrivals: Sequence[int]
+        self, context: Context, old: Manifest, kept: Sequence[str], arrivals: Sequence[int]
     ) -> list[Written]:
+        """Every kept file must be what the last build wrote: the kept files that may carry
+        the payload of a run that arrived (``arrivals``: their places in the runs at HEAD)."""
         found = []
-        for batch in checked:
+        checks = batches([(self.out / file, file) for file in kept], WRAPS)
+        for batch in run_in_processes(context, check_kept, checks, self.jobs):
             for file in batch:
                 if file.digest != old.files.get(file.file):
                     raise _Restart()

@@ -16,7 +16,6 @@ import pickle
 import signal
 import tempfile
 from collections.abc import Callable, Iterator, Mapping, Sequence
-from contextlib import contextmanager
 from dataclasses import dataclass
 from functools import partial
 from multiprocessing import get_context
@@ -146,19 +145,7 @@ def run_in_processes(
     context: Context, work: Callable[[T], R], tasks: Sequence[T], jobs: int
 ) -> Iterator[R]:
     """``work`` over ``tasks`` in ``jobs`` processes forked with ``context`` (in this process
-    when one job is asked for), results in the order the tasks were given."""
-    with started(context, work, tasks, jobs) as results:
-        yield from results
-
-
-@contextmanager
-def started(
-    context: Context, work: Callable[[T], R], tasks: Sequence[T], jobs: int
-) -> Iterator[Iterator[R]]:
-    """``work`` over ``tasks`` in ``jobs`` processes forked with ``context`` now, at work while
-    this process does something else; their results, in the order the tasks were given, are
-    there to be read until the block ends, which stops what has not finished. With one job it
-    is done here, at once.
+    when one job is asked for), results in the order the tasks were given.
 
     Python's cycle collector is off while they work, and collects what each task made once it
     ends: a task's runs and pages are millions of short-lived objects that free themselves, and
@@ -173,10 +160,10 @@ def started(
     gc.freeze()
     try:
         if jobs <= 1 or len(tasks) <= 1:
-            yield iter([_collected(work, task) for task in tasks])
+            yield from map(partial(_collected, work), tasks)
             return
         with get_context("fork").Pool(min(jobs, len(tasks)), _leave_signals) as pool:
-            yield pool.imap(partial(_collected, work), tasks)
+            yield from pool.imap(partial(_collected, work), tasks)
     finally:
         if _blobs is not None:
             _blobs.close()

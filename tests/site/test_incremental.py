@@ -54,7 +54,7 @@ def grown(
 def kept_sieve(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> None:
     """Each way a build sieves the pages it keeps for the arrived runs' heads: with an automaton
     while they are few, with the sieve's arrays past ``AUTOMATON_FORMS``; and in processes of
-    their own, started while the build writes the rest, as for more than ``WRAPS`` kept pages."""
+    their own, as for more than ``WRAPS`` kept pages."""
     if request.param == "arrays":
         monkeypatch.setattr(generator.site.sieve, "AUTOMATON_FORMS", 0)
     if request.param == "processes":
