@@ -25,14 +25,14 @@ def json_schema(model: type[BaseModel]) -> dict[str, Any]:
 class _Described(GenerateJsonSchema):
     def model_schema(self, schema: core_schema.ModelSchema) -> JsonSchemaValue:
         written = super().model_schema(schema)
-        docs = field_docstrings(schema["cls"])
+        docs = _field_docstrings(schema["cls"])
         for name, field in written.get("properties", {}).items():
             if name in docs:
                 field.setdefault("description", docs[name])
         return written
 
 
-def field_docstrings(cls: type) -> dict[str, str]:
+def _field_docstrings(cls: type) -> dict[str, str]:
     """The docstring under each annotated attribute of ``cls`` and of the classes it inherits
     from (its own first), cleaned as ``inspect.cleandoc`` cleans one."""
     found: dict[str, str] = {}
