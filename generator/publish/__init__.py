@@ -228,7 +228,7 @@ class _Build:
                 )
                 for (tenant, suite), runs in plan.suites.items()
             ]
-            sites = [Site(environment(), locale) for locale in LOCALES]
+            sites = [Site(environment(self.cache.templates), locale) for locale in LOCALES]
             pages = [
                 (site.locale, page)
                 for site in sites

@@ -64,9 +64,15 @@ class RunCache:
         self.mkdocs = self._base / "mkdocs"
         """What mkdocs keeps: the theme's compiled templates, and its last output."""
 
+    @property
+    def templates(self) -> Path:
+        """Where runsite's own templates are kept compiled: with this code's cache, as what
+        jinja2 compiles depends on the environment's settings, which the code sets."""
+        return self.folder / "templates"
+
     def _make(self) -> None:
         """The cache's folder, and the ``.gitignore`` that keeps ``.runsite/`` out of git."""
-        self.folder.mkdir(parents=True, exist_ok=True)
+        self.templates.mkdir(parents=True, exist_ok=True)
         ignore = self._base / ".gitignore"
         if not ignore.is_file():
             ignore.write_text("*\n", encoding="utf-8")

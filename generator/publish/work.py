@@ -133,7 +133,7 @@ def _shared() -> tuple[Context, Blobs, list[Site]]:
     if _blobs is None:
         _blobs = Blobs(_context.git_dir)
     if _sites is None:
-        _sites = [Site(environment(), locale) for locale in LOCALES]
+        _sites = [Site(environment(_context.cache.templates), locale) for locale in LOCALES]
     return _context, _blobs, _sites
 
 

@@ -75,8 +75,10 @@ class SiteSettings:
     search (a browser does not let a page opened from disk load its index)."""
 
 
-def environment() -> Environment:
-    """The jinja2 environment of the site's templates: autoescaping HTML, strict on names.
+def environment(compiled: Path | None = None) -> Environment:
+    """The jinja2 environment of the site's templates: autoescaping HTML, strict on names, and
+    their compiled code kept in ``compiled`` when given (for one code of runsite's: compiling
+    the pages' templates took 0.1 s of every build process).
 
     The pages import their macros without their context (what a macro needs is handed to it,
     or a global here): macros bound to a page's context made each page's values a cycle, which
@@ -86,6 +88,7 @@ def environment() -> Environment:
         autoescape=True,
         undefined=StrictUndefined,
         keep_trailing_newline=True,
+        bytecode_cache=KeptTemplates(str(compiled)) if compiled else None,
     )
     made.filters["css_string"] = css_string
     made.globals["chart_json"] = chart_json
@@ -239,8 +242,8 @@ def _quiet_environment() -> Iterator[None]:
 
 
 class KeptTemplates(FileSystemBytecodeCache):
-    """The theme's compiled templates, kept for the next build; one whose folder is gone
-    (``.runsite/`` removed mid-build) is just not kept, as losing the cache costs only time."""
+    """Compiled templates, kept for the next build; one whose folder is gone (``.runsite/``
+    removed mid-build) is just not kept, as losing the cache costs only time."""
 
     def dump_bytecode(self, bucket: Bucket) -> None:
         with suppress(FileNotFoundError):
