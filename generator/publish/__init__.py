@@ -12,7 +12,8 @@ site for. The build, in order:
    pages and keeping each run's summary and payload keys in the cache (``work``, ``cache``);
 4. let mkdocs build the home and suite pages and the shells, from the summaries;
 5. wrap each body in its shell, and sieve every file written for every run's payload keys,
-   and every file kept for the payload of the runs that arrived;
+   while a process of its own sieves every file kept for the payload of the runs that arrived
+   (``site.kept``, handed its work once the runs are read);
 6. confirm what the sieves let through with the exact scan (``confirm``), and refuse the build
    on a leak;
 7. put the site in place (``apply``).
@@ -28,6 +29,7 @@ from __future__ import annotations
 import os
 import tempfile
 from collections.abc import Callable, Mapping, Sequence
+from contextlib import ExitStack
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
@@ -42,7 +44,6 @@ from generator.publish.plan import (
     Manifest,
     Plan,
     code_digest,
-    content_digest,
     digest,
     plan_pages,
     stale,
@@ -52,8 +53,6 @@ from generator.publish.work import (
     Chunk,
     Context,
     Written,
-    batches,
-    check_kept,
     chunks,
     read_chunk,
     run_in_processes,
@@ -61,18 +60,16 @@ from generator.publish.work import (
 )
 from generator.site.build import TEMPLATES, SiteSettings, build_pages, environment
 from generator.site.history import SuiteRuns
+from generator.site.kept import Checked, KeptCheck, content_digest
 from generator.site.labels import LOCALES
 from generator.site.look import read_look
 from generator.site.pages import Site
 from generator.site.scan import contents
-from generator.site.sieve import Keys, OwnPages, Sieve
+from generator.site.sieve import Keys, Sieve
 from generator.site.summary import RunSummary
 from generator.site.writer import Page
 
 PACKAGE = Path(__file__).resolve().parents[1]
-
-WRAPS = 256
-"""Pages a process wraps and sieves in one go."""
 
 
 class LeakRefused(Refused):
@@ -193,8 +190,9 @@ class _Build:
 
     def run(self, progress: Callable[[int], Callable[[], None]], full: bool) -> Published:
         head = self.head
-        with building(self.out) as staging:
+        with building(self.out) as staging, ExitStack() as stack:
             old = None if full else Manifest.read(self.out)
+            checking = stack.enter_context(KeptCheck()) if old is not None else None
             cached = {listed.blob: self.cache.learnt(listed.blob) for listed in head.runs}
             moments = _moments(head, cached)
             plan = plan_pages(head, moments, self.folders, self.inputs)
@@ -212,6 +210,10 @@ class _Build:
             learnt, own, bodies, worse = self._read(
                 context, chunks(plan, render, read, arrived, judge), tick
             )
+            kept = sorted({job.file for job in everything} - {job.file for job in render})
+            arrivals = [n for n, listed in enumerate(head.runs) if listed.blob in arrived]
+            if checking is not None:
+                checking.send([own[head.runs[n].blob] for n in arrivals], self.out, kept, self.jobs)
             worse = {**{b: w for b, w in against.items() if w is not None}, **worse}
             runs = {**{b: e for b, e in cached.items() if e is not None}, **learnt}
             summaries = {blob: summary for blob, (summary, _) in runs.items()}
@@ -250,11 +252,8 @@ class _Build:
             written = self._wrap(context, bodies, tick)
             present = dict(sorted({**made, **{w.file: built / w.file for w in written}}.items()))
             candidates, where = self._sieve_rest(context, present, written)
-            if old is not None:
-                kept = sorted({job.file for job in everything} - {w.file for w in written})
-                arrivals = [n for n, listed in enumerate(head.runs) if listed.blob in arrived]
-                context.kept = OwnPages([own[head.runs[n].blob] for n in arrivals])
-                for found in self._check_kept(context, old, kept, arrivals):
+            if old is not None and checking is not None:
+                for found in _kept(old, kept, checking.results(), arrivals):
                     candidates.append(found)
                     where[found.file] = self.out / found.file
             leaks = confirm(candidates, where, head, self.disclosure)
@@ -380,17 +379,16 @@ class _Build:
                 candidates.append(Written(file, "", frozenset(runs)))
         return candidates, where
 
-    def _check_kept(
-        self, context: Context, old: Manifest, kept: Sequence[str], arrivals: Sequence[int]
-    ) -> list[Written]:
-        """Every kept file must be what the last build wrote: the kept files that may carry
-        the payload of a run that arrived (``arrivals``: their places in the runs at HEAD)."""
-        found = []
-        checks = batches([(self.out / file, file) for file in kept], WRAPS)
-        for batch in run_in_processes(context, check_kept, checks, self.jobs):
-            for file in batch:
-                if file.digest != old.files.get(file.file):
-                    raise _Restart()
-                if file.runs:
-                    found.append(Written(file.file, "", frozenset(arrivals[n] for n in file.runs)))
-        return found
+
+def _kept(
+    old: Manifest, kept: Sequence[str], checked: Sequence[Checked], arrivals: Sequence[int]
+) -> list[Written]:
+    """Every kept file must be what the last build wrote: the kept files that may carry the
+    payload of a run that arrived (``arrivals``: their places in the runs at HEAD)."""
+    found = []
+    for file, (bytes_digest, runs) in zip(kept, checked, strict=True):
+        if bytes_digest != old.files.get(file):
+            raise _Restart()
+        if runs:
+            found.append(Written(file, "", frozenset(arrivals[n] for n in runs)))
+    return found

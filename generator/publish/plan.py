@@ -103,10 +103,6 @@ class Manifest:
         return json.dumps(data, sort_keys=True, indent=0, ensure_ascii=False) + "\n"
 
 
-def content_digest(data: bytes) -> str:
-    return hashlib.sha256(data).hexdigest()
-
-
 def stale(jobs: Iterable[PageJob], old: Manifest | None, shells: str) -> list[PageJob]:
     """The pages whose body must be rendered: all of them when the shells moved or there is no
     last build to go on, else those whose body's inputs moved."""

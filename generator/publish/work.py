@@ -28,14 +28,15 @@ from generator.document.redact import redact
 from generator.document.redacted import Disclosure, RedactedRun
 from generator.errors import DocumentRefused
 from generator.publish.cache import Learnt, RunCache
-from generator.publish.plan import PageJob, Plan, content_digest
+from generator.publish.plan import PageJob, Plan
 from generator.publish.source import Blobs, Listed
 from generator.site.build import environment
+from generator.site.kept import content_digest
 from generator.site.labels import LOCALES
 from generator.site.pages import Comparison, Site, comparison
 from generator.site.rewrite import for_files
 from generator.site.shell import Shell
-from generator.site.sieve import Keys, OwnPages, Sieve, own_keys, payload_keys
+from generator.site.sieve import Keys, Sieve, own_keys, payload_keys
 from generator.site.summary import summarise
 from generator.site.writer import Body, diff_path, diff_role
 
@@ -118,8 +119,6 @@ class Context:
     """Whether the pages' links name ``index.html`` (a site opened from disk)."""
     shells: Mapping[tuple[str, str], Shell] | None = None
     sieve: Sieve | None = None
-    kept: OwnPages | None = None
-    """The payload of the runs that arrived, sieved for in the files a build keeps."""
 
 
 _context: Context | None = None
@@ -304,8 +303,7 @@ def _stage(staging: Path, bodies: Sequence[tuple[PageJob, Body]]) -> Path | None
 
 @dataclass(frozen=True)
 class Written:
-    """A file a build wrote or kept, its content digest, and the runs the sieve let through
-    (for a kept file, among the runs that arrived: their places in ``Context.kept``)."""
+    """A file a build wrote or kept, its content digest, and the runs the sieve let through."""
 
     file: str
     digest: str
@@ -333,19 +331,3 @@ def wrap(source: Path) -> list[Written]:
             Written(job.file, content_digest(data), frozenset(context.sieve.runs_in(data)))
         )
     return written
-
-
-def check_kept(files: Sequence[tuple[Path, str]]) -> list[Written]:
-    """Each kept file's content digest, and the arrived runs whose payload it may carry."""
-    context, _, _ = _shared()
-    assert context.kept is not None
-    found = []
-    for path, file in files:
-        data = path.read_bytes()
-        found.append(Written(file, content_digest(data), frozenset(context.kept.runs_in(data))))
-    return found
-
-
-def batches(items: Sequence[T], size: int) -> list[Sequence[T]]:
-    """``items`` in consecutive batches of ``size``."""
-    return [items[n : n + size] for n in range(0, len(items), size)]

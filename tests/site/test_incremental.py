@@ -14,7 +14,6 @@ from typing import Any
 import pytest
 from click.testing import Result
 
-import generator.publish
 import generator.site.sieve
 from tests._helpers import a_run_at
 
@@ -50,15 +49,13 @@ def grown(
     return grow
 
 
-@pytest.fixture(params=["automaton", "arrays", "processes"])
+@pytest.fixture(params=["automaton", "arrays"])
 def kept_sieve(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> None:
     """Each way a build sieves the pages it keeps for the arrived runs' heads: with an automaton
-    while they are few, with the sieve's arrays past ``AUTOMATON_FORMS``; and in processes of
-    their own, as for more than ``WRAPS`` kept pages."""
+    while they are few, with the sieve's arrays past ``AUTOMATON_FORMS`` (the bound the check's
+    own process is handed by the build)."""
     if request.param == "arrays":
         monkeypatch.setattr(generator.site.sieve, "AUTOMATON_FORMS", 0)
-    if request.param == "processes":
-        monkeypatch.setattr(generator.publish, "WRAPS", 1)
 
 
 def _build(runsite: Callable[..., Result], archive: Path, out: Path, *extra: str) -> Result:

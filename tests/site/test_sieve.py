@@ -4,6 +4,7 @@ keeps, wherever a form of runsite's templates carries it."""
 
 from __future__ import annotations
 
+import hashlib
 import html
 import json
 import urllib.parse
@@ -12,6 +13,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+import generator.site.kept as kept_module
 import generator.site.sieve as sieve_module
 from generator.site.scan import Sought, carried_forms, sought_forms
 from generator.site.sieve import OwnPages, Sieve, own_keys, payload_keys
@@ -156,3 +158,27 @@ def test_a_page_that_shows_only_the_beginning_of_a_string_is_let_go():
     page = b"<dt>Model<dd>claude-3-5-sonnet-20241022</dd>"
     assert Sieve([payload_keys([answer])]).runs_in(page) == set()
     assert Sieve([payload_keys([answer])]).runs_in(page + answer.encode()) == {0}
+
+
+def test_the_kept_pages_check_gives_each_file_in_order_its_digest_and_runs_in_any_batches(
+    tmp_path, monkeypatch: pytest.MonkeyPatch
+):
+    payloads = [["the first run's answer"], ["a second run's answer"]]
+    keys = [own_keys(payload) for payload in payloads]
+    bodies = [
+        "<p>nothing of either</p>",
+        "<p>the first run&#39;s answer</p>",
+        "<p>A Second Run&#39;s Answer and the first run&#39;s answer</p>",
+        "<p>a second run's</p>",
+    ]
+    files = []
+    for n, body in enumerate(bodies):
+        (tmp_path / f"{n}.html").write_text(body, encoding="utf-8")
+        files.append(f"{n}.html")
+    expected = [
+        (hashlib.sha256((tmp_path / file).read_bytes()).hexdigest(), runs)
+        for file, runs in zip(files, [set(), {0}, {0, 1}, set()], strict=True)
+    ]
+    assert kept_module.check(keys, tmp_path, files, 1) == expected
+    monkeypatch.setattr(kept_module, "BATCH", 1)
+    assert kept_module.check(keys, tmp_path, files, 3) == expected
