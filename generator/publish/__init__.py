@@ -193,7 +193,9 @@ class _Build:
         with building(self.out) as staging, ExitStack() as stack:
             old = None if full else Manifest.read(self.out)
             checking = stack.enter_context(KeptCheck()) if old is not None else None
-            cached = {listed.blob: self.cache.learnt(listed.blob) for listed in head.runs}
+            known, known_worse = self.cache.known()
+            cached = {listed.blob: known.get(listed.blob) for listed in head.runs}
+            del known  # what the cache holds of runs no longer in the archive
             moments = _moments(head, cached)
             plan = plan_pages(head, moments, self.folders, self.inputs)
             shells = self._shells_digest(plan)
@@ -201,7 +203,7 @@ class _Build:
             render = stale(everything, old, shells)
             arrived = {r.blob for r in head.runs} - set(old.runs) if old else set()
             read = {blob for blob, entry in cached.items() if entry is None} | arrived
-            against = self._against(plan)
+            against = _against(plan, known_worse)
             judge = {blob for blob, worse in against.items() if worse is None}
             tick = progress(len(head.runs) + len(render))
             context = Context(
@@ -329,17 +331,6 @@ class _Build:
                 tick()
         return learnt, own, bodies, worse
 
-    def _against(self, plan: Plan) -> dict[str, int | None]:
-        """For each run with a reference other than itself, its checks worse than the
-        reference as the cache knows them (None where it does not)."""
-        found: dict[str, int | None] = {}
-        for suite, runs in plan.suites.items():
-            reference = plan.references.get(suite)
-            for listed in runs:
-                if reference is not None and reference.key != listed.key:
-                    found[listed.blob] = self.cache.against(listed.blob, reference.blob)
-        return found
-
     def _check_moments(
         self, summaries: Mapping[str, RunSummary], moments: Mapping[str, datetime]
     ) -> None:
@@ -391,4 +382,16 @@ def _kept(
             raise _Restart()
         if runs:
             found.append(Written(file, "", frozenset(arrivals[n] for n in runs)))
+    return found
+
+
+def _against(plan: Plan, known: Mapping[tuple[str, str], int]) -> dict[str, int | None]:
+    """For each run with a reference other than itself, its checks worse than the reference as
+    the cache knows them (None where it does not)."""
+    found: dict[str, int | None] = {}
+    for suite, runs in plan.suites.items():
+        reference = plan.references.get(suite)
+        for listed in runs:
+            if reference is not None and reference.key != listed.key:
+                found[listed.blob] = known.get((listed.blob, reference.blob))
     return found

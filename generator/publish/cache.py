@@ -2,23 +2,24 @@
 
 A run document never changes under its blob id, so what a build derives from it (the summary
 its suite's page and the home page show, and the sieve's keys of its payload) is kept under
-that id, for the code and the disclosure it was derived under. A build then reads only the
-runs that arrived since the last one. The cache lives in the archive's own ``.runsite/``
-folder, which ignores itself in git. Of each payload string it holds the first 16 bytes, the
+that id, for the code and the disclosure it was derived under, in packs (each the work of one
+process of one build, pickled: the cache is runsite's own, like the templates it keeps compiled
+beside it). A build then reads only the runs that arrived since the last one. The cache lives
+in the archive's own ``.runsite/`` folder, which ignores itself in git. Of each payload string it holds the first 16 bytes, the
 last 4 and the length, not the rest (the documents beside it hold them whole), and losing it
 costs only time.
 """
 
 from __future__ import annotations
 
-import json
 import os
+import pickle
+import secrets
 import shutil
 import tempfile
 import time
+from collections.abc import Mapping
 from pathlib import Path
-
-import numpy as np
 
 from generator.site.sieve import Keys
 from generator.site.summary import RunSummary
@@ -28,6 +29,15 @@ FOLDER = ".runsite"
 Learnt = tuple[RunSummary, Keys]
 """What a build learns of a run: its summary, for the pages of its suite and the home page, and
 the sieve's keys of its payload."""
+
+Known = tuple[dict[str, Learnt], dict[tuple[str, str], int]]
+"""What a cache holds: what was learnt of each run, by blob id; and how many of a run's checks
+got worse against a reference run, by the blob ids of both."""
+
+PACKS = 128
+"""Packs past which a build merges them into one. Each process of a build that learnt something
+adds one (a full build one a stretch of ``work.CHUNK`` runs, a rebuild after one more run one),
+and each is one more file to open."""
 
 
 STALE = 24 * 3600
@@ -89,25 +99,34 @@ class RunCache:
     def _path(self, blob: str, suffix: str) -> Path:
         return self.folder / f"{blob}{suffix}"
 
-    def learnt(self, blob: str) -> Learnt | None:
-        """The run's summary and payload keys, if the cache holds them (in one file, read
-        once)."""
-        try:
-            line, _, keys = self._path(blob, ".run").read_bytes().partition(b"\n")
-            summary = RunSummary.from_json(json.loads(line))
-        except (OSError, ValueError, TypeError, KeyError):
-            return None
-        return summary, np.frombuffer(keys, dtype="<u8").reshape(-1, 3)
+    def known(self) -> Known:
+        """What the builds before learnt: every pack, read once (one that cannot be read is
+        passed over, as losing it costs only time); past ``PACKS`` of them, merged into one."""
+        runs: dict[str, Learnt] = {}
+        worse: dict[tuple[str, str], int] = {}
+        packs = sorted(self.folder.glob("*.pack"))
+        for pack in packs:
+            try:
+                more_runs, more_worse = pickle.loads(pack.read_bytes())
+                runs.update(more_runs)
+                worse.update(more_worse)
+            except Exception:  # unreadable, cut short, or not a pack: anything unpickling raises
+                continue
+        if len(packs) > PACKS:
+            self._pack(runs, worse)
+            for pack in packs:
+                pack.unlink(missing_ok=True)
+        return runs, worse
 
-    def against(self, blob: str, reference: str) -> int | None:
-        """How many checks of the run got worse against the reference run, if known."""
-        try:
-            return int(self._path(blob, f".{reference}.worse").read_text())
-        except (OSError, ValueError):
-            return None
+    def keep(self, runs: Mapping[str, Learnt], worse: Mapping[tuple[str, str], int]) -> None:
+        """Keep what a build learnt (of its runs, and how many checks got worse against which
+        reference) in a pack of its own."""
+        if runs or worse:
+            self._pack(runs, worse)
 
-    def keep_against(self, blob: str, reference: str, worse: int) -> None:
-        self._write(self._path(blob, f".{reference}.worse"), str(worse).encode())
+    def _pack(self, runs: Mapping[str, Learnt], worse: Mapping[tuple[str, str], int]) -> None:
+        data = pickle.dumps((dict(runs), dict(worse)), protocol=pickle.HIGHEST_PROTOCOL)
+        self._write(self.folder / f"{secrets.token_hex(8)}.pack", data)
 
     def body(self, name: str, inputs: str) -> str | None:
         """The body kept under ``name`` if it was made from ``inputs`` (a digest)."""
@@ -121,10 +140,3 @@ class RunCache:
     def keep_body(self, name: str, inputs: str, body: str) -> None:
         """Keep ``body`` under ``name``, in place of the one made from other inputs."""
         self._write(self._path(name, ".html"), f"{inputs}\n{body}".encode())
-
-    def keep(self, blob: str, summary: RunSummary, keys: Keys) -> None:
-        """Keep a run's summary and keys in one file: its summary's JSON on the first line (which
-        JSON written compact never breaks), the keys' bytes after it."""
-        text = json.dumps(summary.to_json(), sort_keys=True, separators=(",", ":"))
-        data = text.encode() + b"\n" + np.ascontiguousarray(keys, dtype="<u8").tobytes()
-        self._write(self._path(blob, ".run"), data)

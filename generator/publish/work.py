@@ -220,7 +220,6 @@ def read_chunk(chunk: Chunk) -> Read:
             run = reading.run
             summary = summarise(redacted)
             keys = payload_keys(payload_texts(run, context.disclosure, bool(reading.unknown)))
-            context.cache.keep(listed.blob, summary, keys)
             learnt[listed.blob] = (summary, keys)
             if listed.blob in chunk.arrived:
                 own[listed.blob] = own_keys(payload_strings(run, context.disclosure, redacted))
@@ -238,8 +237,7 @@ def read_chunk(chunk: Chunk) -> Read:
             count = None
             if reference is not None and reference.key != run.key:
                 count = sum(row.verdict == "worse" for row in against(reference).rows)
-                if listed.blob in chunk.judge and chunk.reference is not None:
-                    context.cache.keep_against(listed.blob, chunk.reference.blob, count)
+                if listed.blob in chunk.judge:
                     worse[listed.blob] = count
             for job in jobs:
                 site = sites[LOCALES.index(job.locale)]
@@ -255,6 +253,8 @@ def read_chunk(chunk: Chunk) -> Read:
         for blob in [b for b in held if b not in keep]:
             del held[blob]
         previous = listed
+    judged = {(b, chunk.reference.blob): n for b, n in worse.items()} if chunk.reference else {}
+    context.cache.keep(learnt, judged)
     return Read(learnt, own, _stage(context.staging, bodies), worse)
 
 

@@ -17,7 +17,10 @@ from typing import Any
 import pytest
 from click.testing import Result
 
-from generator.publish.cache import RunCache
+import generator.publish.cache
+from generator.publish.cache import Learnt, RunCache
+from generator.site.sieve import payload_keys
+from generator.site.summary import RunSummary
 from tests._helpers import a_run_at, mounted, read_only
 
 
@@ -137,7 +140,7 @@ def test_a_build_for_files_leaves_the_web_builds_cache_alone(
     )
     kept = sorted(p for p in (archive / ".runsite" / "cache").iterdir() if p.is_dir())
     assert len(kept) == 2
-    assert all(any(folder.glob("*.run")) for folder in kept)
+    assert all(any(folder.glob("*.pack")) for folder in kept)
 
 
 def test_a_cache_removed_while_a_build_writes_to_it_is_made_again_out_of_git(tmp_path: Path):
@@ -147,6 +150,36 @@ def test_a_cache_removed_while_a_build_writes_to_it_is_made_again_out_of_git(tmp
     cache.keep_body("acme.support.en", "inputs", "<p>the suite</p>")
     assert cache.body("acme.support.en", "inputs") == "<p>the suite</p>"
     assert (tmp_path / ".runsite" / ".gitignore").read_text() == "*\n"
+
+
+def _learnt(key: str) -> Learnt:
+    summary = RunSummary(
+        "acme", "support", key, "2026-06-01T00:00:00+00:00", "c", None, 1, 0, 0, (), "", ""
+    )
+    return summary, payload_keys([f"the payload of run {key}"])
+
+
+def test_the_cache_knows_what_each_build_kept_and_merges_its_packs_past_packs(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+):
+    """Each build's processes add a pack; past ``PACKS`` the next build merges them into one,
+    and a pack that cannot be read (cut short, or not a pack at all) costs only its runs."""
+    monkeypatch.setattr(generator.publish.cache, "PACKS", 3)
+    cache = RunCache(tmp_path, "digest")
+    for n in range(3):
+        cache.keep({f"blob{n}": _learnt(f"run{n}")}, {(f"blob{n}", "reference"): n})
+    (cache.folder / "0000.pack").write_bytes(b"not a pack")
+    runs, worse = cache.known()
+    assert sorted(runs) == ["blob0", "blob1", "blob2"]
+    assert runs["blob1"][0] == _learnt("run1")[0]
+    assert (runs["blob1"][1] == _learnt("run1")[1]).all()
+    assert worse == {
+        ("blob0", "reference"): 0,
+        ("blob1", "reference"): 1,
+        ("blob2", "reference"): 2,
+    }
+    assert len(list(cache.folder.glob("*.pack"))) == 1
+    assert RunCache(tmp_path, "digest").known()[1] == worse
 
 
 def test_an_out_inside_a_file_is_refused_in_one_line(
