@@ -176,8 +176,8 @@ def test_the_kept_pages_check_gives_each_file_in_order_its_digest_and_runs_in_an
         (tmp_path / f"{n}.html").write_text(body, encoding="utf-8")
         files.append(f"{n}.html")
     expected = [
-        (hashlib.sha256((tmp_path / file).read_bytes()).hexdigest(), runs)
-        for file, runs in zip(files, [set(), {0}, {0, 1}, set()], strict=True)
+        (hashlib.sha256((tmp_path / file).read_bytes()).hexdigest(), frozenset(runs))
+        for file, runs in zip(files, [(), (0,), (0, 1), ()], strict=True)
     ]
     assert kept_module.check(keys, tmp_path, files, 1) == expected
     monkeypatch.setattr(kept_module, "BATCH", 1)
