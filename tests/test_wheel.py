@@ -83,22 +83,20 @@ def test_the_installed_wheel_builds_a_site_from_an_archive_outside_the_checkout(
     ).stdout
     assert located.startswith(str(installed)), located
     assert runsite("init", str(archive)).returncode == 0
-    imported = runsite(
-        "import",
-        "--root",
-        str(archive),
-        str(CORPUS / "digline-local" / "baseline-support__promoted-from-run1.json"),
-        str(
-            CORPUS
-            / "digline-local"
-            / "run2-changed__2026-11-29T22-43-33-810739-00-00-b2a55669ae7e0169.json"
-        ),
-    )
-    assert imported.returncode == 0, imported.stderr
-    built = runsite("build", "--root", str(archive), "--out", str(tmp_path / "site"))
-    assert built.returncode == 0, built.stderr
+    runs = [
+        CORPUS / "digline-local" / "baseline-support__promoted-from-run1.json",
+        CORPUS
+        / "digline-local"
+        / "run2-changed__2026-11-29T22-43-33-810739-00-00-b2a55669ae7e0169.json",
+    ]
+    for run in runs:  # the second build is incremental: its kept pages' check runs installed too
+        imported = runsite("import", "--root", str(archive), str(run))
+        assert imported.returncode == 0, imported.stderr
+        built = runsite("build", "--root", str(archive), "--out", str(tmp_path / "site"))
+        assert built.returncode == 0, built.stderr
+    assert "(4 written)" in built.stdout, built.stdout
     pages = list((tmp_path / "site" / "runs").rglob("index.html"))
-    assert pages and all("md-header" in page.read_text() for page in pages)
+    assert len(pages) == 2 and all("md-header" in page.read_text() for page in pages)
     assert (tmp_path / "site" / "javascripts" / "plotly-basic.min.js").is_file()
 
 

@@ -13,15 +13,16 @@ the check was forked once the runs were read). Inside it, ``threads`` threads: r
 its digest and the automaton's search let go of the GIL, so they use every core once the build
 is done with its own work.
 
-The build sends one pickle on the process's stdin, ``(keys, bounds, site, files, threads)``, and
-reads one back from its stdout: for each file, in order, its content digest and the positions in
-``keys`` of the runs whose payload it may carry.
+The build sends two pickles on the process's stdin: its own ``sys.path`` first, so the process
+imports this very code as the build found it (as ``multiprocessing`` does for a process it
+spawns); then, when it knows them, ``(keys, bounds, site, files, threads)``. It reads one back
+from its stdout: for each file, in order, its content digest and the positions in ``keys`` of
+the runs whose payload it may carry.
 """
 
 from __future__ import annotations
 
 import hashlib
-import os
 import pickle
 import subprocess
 import sys
@@ -31,8 +32,10 @@ from pathlib import Path
 
 from generator.site import sieve
 
-PACKAGE_ROOT = Path(__file__).resolve().parents[2]
-"""Where the ``generator`` package this module belongs to is found: the check runs this code."""
+_START = (
+    "import pickle, sys; sys.path[:] = pickle.load(sys.stdin.buffer); "
+    "from generator.site.kept import serve; serve()"
+)
 
 BATCH = 256
 """Pages a thread checks in one go."""
@@ -51,15 +54,16 @@ class KeptCheck:
 
     def __init__(self) -> None:
         """Start the process, which then waits for its work. It runs in a session of its own:
-        a Ctrl-C is the build's to handle, which ends the check with it (``close``)."""
-        paths = [str(PACKAGE_ROOT), *filter(None, [os.environ.get("PYTHONPATH")])]
+        a Ctrl-C is the build's to handle, which ends the check with it (``__exit__``)."""
         self._process = subprocess.Popen(
-            [sys.executable, "-P", "-m", "generator.site.kept"],
+            [sys.executable, "-P", "-c", _START],
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
-            env={**os.environ, "PYTHONPATH": os.pathsep.join(paths)},
             start_new_session=True,
         )
+        assert self._process.stdin is not None
+        pickle.dump(sys.path, self._process.stdin, pickle.HIGHEST_PROTOCOL)
+        self._process.stdin.flush()
 
     def send(
         self, keys: Sequence[sieve.Keys], site: Path, files: Sequence[str], threads: int
@@ -111,7 +115,7 @@ def check(
         return [page for found in pool.map(batch, range(0, len(files), BATCH)) for page in found]
 
 
-def _serve() -> None:
+def serve() -> None:
     """The process's side: one task in, its results out."""
     try:
         keys, bounds, site, files, threads = pickle.load(sys.stdin.buffer)
@@ -120,7 +124,3 @@ def _serve() -> None:
     sieve.AUTOMATON_FORMS, sieve.DFA_FORMS = bounds
     found = check(keys, site, files, threads)
     sys.stdout.buffer.write(pickle.dumps(found, pickle.HIGHEST_PROTOCOL))
-
-
-if __name__ == "__main__":
-    _serve()
