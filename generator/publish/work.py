@@ -50,7 +50,8 @@ class Chunk:
     """The run before the first one, which its comparison page reads."""
     reference: Listed | None
     read: frozenset[str]
-    """Blob ids of the runs to read: not yet summarised, or shown on a page to write."""
+    """Blob ids of the runs to learn (summarise, and key their payload): those the cache lacks
+    and those that arrived."""
     jobs: Mapping[str, tuple[PageJob, ...]]
     """The pages to write, by the blob id of the run they belong to."""
     arrived: frozenset[str]
@@ -218,9 +219,9 @@ def read_chunk(chunk: Chunk) -> Read:
         if listed.blob not in held:
             reading, redacted = read_run_of(listed, blobs, context.disclosure)
             run = reading.run
-            summary = summarise(redacted)
-            keys = payload_keys(payload_texts(run, context.disclosure, bool(reading.unknown)))
-            learnt[listed.blob] = (summary, keys)
+            if listed.blob in chunk.read:  # not the cached runs it only shows or compares with
+                keys = payload_keys(payload_texts(run, context.disclosure, bool(reading.unknown)))
+                learnt[listed.blob] = (summarise(redacted), keys)
             if listed.blob in chunk.arrived:
                 own[listed.blob] = own_keys(payload_strings(run, context.disclosure, redacted))
             held[listed.blob] = redacted
