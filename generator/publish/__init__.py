@@ -26,6 +26,7 @@ bytes are not those the last build wrote makes the build a full one.
 
 from __future__ import annotations
 
+import json
 import os
 import tempfile
 from collections.abc import Callable, Mapping, Sequence
@@ -241,7 +242,17 @@ class _Build:
                     *(self._suite_page(site, h, plan.suites[(h.tenant, h.suite)]) for h in history),
                 ]
             ]
-            searched = {site.locale: site.search_entries(history) for site in sites}
+            searched = {
+                site.locale: [
+                    site.search_home(history),
+                    *(
+                        entry
+                        for h in history
+                        for entry in self._searched(site, h, plan.suites[(h.tenant, h.suite)])
+                    ),
+                ]
+                for site in sites
+            }
             built, context.shells = build_pages(
                 pages, history, self.settings, staging, self.cache.mkdocs, searched
             )
@@ -299,15 +310,28 @@ class _Build:
         )
 
     def _suite_page(self, site: Site, history: SuiteRuns, runs: Sequence[Listed]) -> Page:
-        """A suite's page, its body written again only when the suite's history moved: its
-        runs, its reference, what got worse (summaries are a blob's, for this code)."""
+        """A suite's page, its body written again only when the suite's history moved."""
         name = "suite-" + digest(site.locale, history.tenant, history.suite)
-        inputs = digest([r.blob for r in runs], history.reference, sorted(history.worse.items()))
-        kept = self.cache.body(name, inputs)
+        inputs = _history_digest(history, runs)
+        kept = self.cache.text(name, inputs)
         page = site.suite(history, kept)
         if kept is None and page.body is not None:
-            self.cache.keep_body(name, inputs, page.body)
+            self.cache.keep_text(name, inputs, page.body)
         return page
+
+    def _searched(
+        self, site: Site, history: SuiteRuns, runs: Sequence[Listed]
+    ) -> list[dict[str, str]]:
+        """A suite's search entries, made again only when the suite's history moved."""
+        name = "search-" + digest(site.locale, history.tenant, history.suite)
+        inputs = _history_digest(history, runs)
+        kept = self.cache.text(name, inputs)
+        if kept is not None:
+            entries: list[dict[str, str]] = json.loads(kept)
+            return entries
+        entries = site.search_suite(history)
+        self.cache.keep_text(name, inputs, json.dumps(entries, ensure_ascii=False))
+        return entries
 
     def _read(
         self, context: Context, chunks: list[Chunk], tick: Callable[[], None]
@@ -395,3 +419,9 @@ def _against(plan: Plan, known: Mapping[tuple[str, str], int]) -> dict[str, int 
             if reference is not None and reference.key != listed.key:
                 found[listed.blob] = known.get((listed.blob, reference.blob))
     return found
+
+
+def _history_digest(history: SuiteRuns, runs: Sequence[Listed]) -> str:
+    """What a suite's history is made of: its runs, its reference, what got worse against it
+    (a run's summary is its blob's, for this code)."""
+    return digest([r.blob for r in runs], history.reference, sorted(history.worse.items()))

@@ -59,8 +59,8 @@ def _atomic(path: Path, data: bytes) -> None:
 
 
 class RunCache:
-    """Summaries and payload keys by blob id, and suite pages' bodies by suite and language, for
-    one code and disclosure digest."""
+    """Summaries and payload keys by blob id, and suite pages' bodies and search entries by
+    suite and language, for one code and disclosure digest."""
 
     def __init__(self, root: Path, digest: str) -> None:
         """Raises ``OSError`` where the cache cannot be written (a read-only checkout)."""
@@ -128,15 +128,16 @@ class RunCache:
         data = pickle.dumps((dict(runs), dict(worse)), protocol=pickle.HIGHEST_PROTOCOL)
         self._write(self.folder / f"{secrets.token_hex(8)}.pack", data)
 
-    def body(self, name: str, inputs: str) -> str | None:
-        """The body kept under ``name`` if it was made from ``inputs`` (a digest)."""
+    def text(self, name: str, inputs: str) -> str | None:
+        """The text kept under ``name`` (a suite page's body, its search entries) if it was made
+        from ``inputs`` (a digest)."""
         try:
-            kept = self._path(name, ".html").read_text(encoding="utf-8")
+            kept = self._path(name, ".text").read_text(encoding="utf-8")
         except OSError:
             return None
-        made, _, body = kept.partition("\n")
-        return body if made == inputs else None
+        made, _, text = kept.partition("\n")
+        return text if made == inputs else None
 
-    def keep_body(self, name: str, inputs: str, body: str) -> None:
-        """Keep ``body`` under ``name``, in place of the one made from other inputs."""
-        self._write(self._path(name, ".html"), f"{inputs}\n{body}".encode())
+    def keep_text(self, name: str, inputs: str, text: str) -> None:
+        """Keep ``text`` under ``name``, in place of the one made from other inputs."""
+        self._write(self._path(name, ".text"), f"{inputs}\n{text}".encode())

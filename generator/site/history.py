@@ -148,42 +148,45 @@ class HistoryPages(Writer):
             grid=self.case_grid(history, path),
         ).html
 
-    def search_entries(self, suites: Sequence[SuiteRuns]) -> list[dict[str, str]]:
-        """What the search finds (mkdocs indexes none of runsite's pages): the home page (by
-        its suites), each suite (by its checks), each run (by suite, date, key and status) and
-        each case id of a suite's latest run, at its row of the suite's grid. One entry a run
-        and a case: the index grows with the archive, not its square. The theme shows an
-        entry's title and text as HTML, so they are escaped, and its location is a link, so
-        quoted."""
+    def search_home(self, suites: Sequence[SuiteRuns]) -> dict[str, str]:
+        """The home page's entry of the search index (mkdocs indexes none of runsite's pages),
+        by its suites: the first entry, before each suite's (``search_suite``)."""
         names = [f"{history.tenant} · {history.suite}" for history in suites]
-        entries = [_entry("", self.t["home.title"], " ".join(names))]
-        for history in suites:
-            for run in history.runs:
-                status = self.t[f"status.{history.status(run)}"]
-                entries.append(
-                    _entry(
-                        page_address(run_path(run.tenant, run.suite, run.key)),
-                        f"{run.suite} · {self.f.moment(run.created_at)}",
-                        f"{run.tenant} {run.suite} {run.key} {status}",
-                    )
-                )
-            suite = page_address(suite_path(history.tenant, history.suite))
-            checks = dict.fromkeys(p.check for run in history.runs for p in run.points)
+        return _entry("", self.t["home.title"], " ".join(names))
+
+    def search_suite(self, history: SuiteRuns) -> list[dict[str, str]]:
+        """What the search finds of a suite: each run (by suite, date, key and status), the
+        suite (by its checks) and each case id of its latest run, at its row of the suite's
+        grid. One entry a run and a case: the index grows with the archive, not its square.
+        The theme shows an entry's title and text as HTML, so they are escaped, and its
+        location is a link, so quoted."""
+        entries = []
+        for run in history.runs:
+            status = self.t[f"status.{history.status(run)}"]
             entries.append(
                 _entry(
-                    suite,
-                    f"{history.tenant} · {history.suite}",
-                    " ".join([history.tenant, history.suite, *checks]),
+                    page_address(run_path(run.tenant, run.suite, run.key)),
+                    f"{run.suite} · {self.f.moment(run.created_at)}",
+                    f"{run.tenant} {run.suite} {run.key} {status}",
                 )
             )
-            for case, _ in history.runs[-1].cases:
-                entries.append(
-                    _entry(
-                        f"{suite}#{case_anchor(case)}",
-                        case,
-                        f"{self.t['column.case']} {case} · {history.tenant} {history.suite}",
-                    )
+        suite = page_address(suite_path(history.tenant, history.suite))
+        checks = dict.fromkeys(p.check for run in history.runs for p in run.points)
+        entries.append(
+            _entry(
+                suite,
+                f"{history.tenant} · {history.suite}",
+                " ".join([history.tenant, history.suite, *checks]),
+            )
+        )
+        for case, _ in history.runs[-1].cases:
+            entries.append(
+                _entry(
+                    f"{suite}#{case_anchor(case)}",
+                    case,
+                    f"{self.t['column.case']} {case} · {history.tenant} {history.suite}",
                 )
+            )
         return entries
 
     def case_grid(self, history: SuiteRuns, path: str) -> dict[str, Any]:

@@ -147,8 +147,8 @@ def test_a_cache_removed_while_a_build_writes_to_it_is_made_again_out_of_git(tmp
     """Losing the cache costs only time, even in the middle of a build (``git clean -fdx``)."""
     cache = RunCache(tmp_path, "digest")
     shutil.rmtree(tmp_path / ".runsite")
-    cache.keep_body("acme.support.en", "inputs", "<p>the suite</p>")
-    assert cache.body("acme.support.en", "inputs") == "<p>the suite</p>"
+    cache.keep_text("acme.support.en", "inputs", "<p>the suite</p>")
+    assert cache.text("acme.support.en", "inputs") == "<p>the suite</p>"
     assert (tmp_path / ".runsite" / ".gitignore").read_text() == "*\n"
 
 
