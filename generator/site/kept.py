@@ -101,13 +101,18 @@ class KeptCheck:
 def check(
     keys: Sequence[sieve.Keys], site: Path, files: Sequence[str], threads: int
 ) -> list[Checked]:
-    """Each file's content digest and the runs of ``keys`` it may carry the payload of."""
+    """Each file's content digest (empty for one that cannot be read) and the runs of ``keys``
+    it may carry the payload of."""
     own = sieve.OwnPages(keys)
 
     def batch(start: int) -> list[Checked]:
-        found = []
+        found: list[Checked] = []
         for file in files[start : start + BATCH]:
-            data = (site / file).read_bytes()
+            try:
+                data = (site / file).read_bytes()
+            except OSError:  # gone, or a folder now: no digest is that of what a build wrote
+                found.append(("", frozenset()))
+                continue
             found.append((content_digest(data), frozenset(own.runs_in(data))))
         return found
 

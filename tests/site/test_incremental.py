@@ -222,3 +222,29 @@ def test_a_new_runs_payload_that_only_begins_like_a_kept_page_passes_as_in_a_ful
 
 def _files(site: Path) -> dict[str, Path]:
     return {p.relative_to(site).as_posix(): p for p in site.rglob("*") if p.is_file()}
+
+
+@pytest.mark.parametrize("undone", ["removed", "edited", "made a folder"])
+def test_a_kept_page_undone_by_hand_makes_the_next_build_a_full_one(
+    archive: Path, runsite: Callable[..., Result], grown: Callable[..., None], undone: str
+):
+    """A page of the last build that is gone, or not what that build wrote, is not kept: the
+    build writes everything again, as a full build would, instead of failing."""
+    for second in (1, 2, 3):
+        grown(second)
+    site = archive / "site"
+    assert _build(runsite, archive, site).exit_code == 0
+    page = next((site / "runs/acme/support").glob("*10-00-01*/index.html"))
+    if undone == "removed":
+        page.unlink()
+    elif undone == "edited":
+        page.write_text("<p>edited by hand</p>", encoding="utf-8")
+    else:
+        page.unlink()
+        page.mkdir()
+    grown(4)
+    result = _build(runsite, archive, site)
+    assert result.exit_code == 0, result.output
+    full = archive.parent / "full"
+    assert _build(runsite, archive, full, "--full").exit_code == 0
+    assert _differences(site, full) == []
