@@ -23,6 +23,7 @@ the runs whose payload it may carry.
 from __future__ import annotations
 
 import hashlib
+import os
 import pickle
 import subprocess
 import sys
@@ -128,4 +129,8 @@ def serve() -> None:
         return
     sieve.AUTOMATON_FORMS, sieve.DFA_FORMS = bounds
     found = check(keys, site, files, threads)
-    sys.stdout.buffer.write(pickle.dumps(found, pickle.HIGHEST_PROTOCOL))
+    try:
+        sys.stdout.buffer.write(pickle.dumps(found, pickle.HIGHEST_PROTOCOL))
+        sys.stdout.buffer.flush()
+    except BrokenPipeError:  # the build is gone (killed): nobody reads what the check found
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())

@@ -7,6 +7,10 @@ from __future__ import annotations
 import hashlib
 import html
 import json
+import os
+import pickle
+import subprocess
+import sys
 import urllib.parse
 
 import pytest
@@ -182,3 +186,23 @@ def test_the_kept_pages_check_gives_each_file_in_order_its_digest_and_runs_in_an
     assert kept_module.check(keys, tmp_path, files, 1) == expected
     monkeypatch.setattr(kept_module, "BATCH", 1)
     assert kept_module.check(keys, tmp_path, files, 3) == expected
+
+
+def test_the_kept_pages_check_ends_quietly_when_the_build_is_gone(tmp_path):
+    """A build killed outright leaves its check's results unread: the check ends without a
+    word on the terminal they shared."""
+    (tmp_path / "page.html").write_text("<p>a kept page</p>" * 10_000, encoding="utf-8")
+    task = pickle.dumps(sys.path) + pickle.dumps(
+        ([own_keys(["a kept page's payload"])], (1000, 1000), tmp_path, ["page.html"] * 200, 2)
+    )
+    read, write = os.pipe()
+    os.close(read)  # the build that would read the results is gone
+    ended = subprocess.run(
+        [sys.executable, "-P", "-c", kept_module._START],
+        input=task,
+        stdout=write,
+        stderr=subprocess.PIPE,
+        check=False,
+    )
+    os.close(write)
+    assert (ended.returncode, ended.stderr) == (0, b"")
