@@ -1,8 +1,8 @@
 """What a suite page and the home page know of a run: a few figures, not the run.
 
 A build reads each run once, writes its own pages while it holds it, and keeps only this
-summary for the pages that span many runs. The summary is plain data (it round-trips through
-JSON), so a later build takes it from the cache instead of reading the run again, and the
+summary for the pages that span many runs. The summary is plain data (the cache keeps it
+pickled), so a later build takes it from the cache instead of reading the run again, and the
 memory of a build grows with the largest suite's runs, not with the archive's answers.
 """
 
@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import hashlib
 import json
-from dataclasses import asdict, dataclass
+from dataclasses import dataclass
 from typing import Any
 
 from generator.document.numbers import at_precision
@@ -64,15 +64,6 @@ class RunSummary:
     def tolerance(self, check: str) -> float | None:
         found = self.point(check)
         return found.tolerance if found else None
-
-    def to_json(self) -> dict[str, Any]:
-        return asdict(self)
-
-    @classmethod
-    def from_json(cls, data: dict[str, Any]) -> RunSummary:
-        points = tuple(Point(**point) for point in data["points"])
-        cases = tuple((case, status) for case, status in data["cases"])
-        return cls(**{**data, "points": points, "cases": cases})
 
 
 def status_of(failed: int, errored: int, worse: int | None) -> str:
