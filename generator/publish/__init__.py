@@ -10,7 +10,8 @@ site for. The build, in order:
    manifest (``plan``): only the pages whose inputs moved are written;
 3. read the runs in parallel, a stretch of one suite per process, writing the bodies of those
    pages and keeping each run's summary and payload keys in the cache (``work``, ``cache``);
-4. let mkdocs build the home and suite pages and the shells, from the summaries;
+4. let mkdocs build the home and suite pages and the shells, from the summaries (a suite's page
+   and search entries kept from the last build while its history stands still: ``suites``);
 5. wrap each body in its shell, and sieve every file written for every run's payload keys,
    while a process of its own sieves every file kept for the payload of the runs that arrived
    (``site.kept``, handed its work once the runs are read);
@@ -26,7 +27,6 @@ bytes are not those the last build wrote makes the build a full one.
 
 from __future__ import annotations
 
-import json
 import os
 import tempfile
 from collections.abc import Callable, Mapping, Sequence
@@ -49,7 +49,8 @@ from generator.publish.plan import (
     plan_pages,
     stale,
 )
-from generator.publish.source import Blobs, Committed, Listed, committed, created_at
+from generator.publish.source import Blobs, Committed, committed, created_at
+from generator.publish.suites import search_entries, suite_page, worse_known
 from generator.publish.work import (
     Chunk,
     Context,
@@ -68,7 +69,6 @@ from generator.site.pages import Site
 from generator.site.scan import contents
 from generator.site.sieve import Keys, Sieve
 from generator.site.summary import RunSummary
-from generator.site.writer import Page
 
 PACKAGE = Path(__file__).resolve().parents[1]
 
@@ -204,7 +204,7 @@ class _Build:
             render = stale(everything, old, shells)
             arrived = {r.blob for r in head.runs} - set(old.runs) if old else set()
             read = {blob for blob, entry in cached.items() if entry is None} | arrived
-            against = _against(plan, known_worse)
+            against = worse_known(plan, known_worse)
             judge = {blob for blob, worse in against.items() if worse is None}
             tick = progress(len(head.runs) + len(render))
             context = Context(
@@ -239,7 +239,10 @@ class _Build:
                 for site in sites
                 for page in [
                     site.home(history),
-                    *(self._suite_page(site, h, plan.suites[(h.tenant, h.suite)]) for h in history),
+                    *(
+                        suite_page(self.cache, site, h, plan.suites[(h.tenant, h.suite)])
+                        for h in history
+                    ),
                 ]
             ]
             searched = {
@@ -248,7 +251,9 @@ class _Build:
                     *(
                         entry
                         for h in history
-                        for entry in self._searched(site, h, plan.suites[(h.tenant, h.suite)])
+                        for entry in search_entries(
+                            self.cache, site, h, plan.suites[(h.tenant, h.suite)]
+                        )
                     ),
                 ]
                 for site in sites
@@ -308,30 +313,6 @@ class _Build:
             self.disclosure.model_dump(),
             self.uncached,
         )
-
-    def _suite_page(self, site: Site, history: SuiteRuns, runs: Sequence[Listed]) -> Page:
-        """A suite's page, its body written again only when the suite's history moved."""
-        name = "suite-" + digest(site.locale, history.tenant, history.suite)
-        inputs = _history_digest(history, runs)
-        kept = self.cache.text(name, inputs)
-        page = site.suite(history, kept)
-        if kept is None and page.body is not None:
-            self.cache.keep_text(name, inputs, page.body)
-        return page
-
-    def _searched(
-        self, site: Site, history: SuiteRuns, runs: Sequence[Listed]
-    ) -> list[dict[str, str]]:
-        """A suite's search entries, made again only when the suite's history moved."""
-        name = "search-" + digest(site.locale, history.tenant, history.suite)
-        inputs = _history_digest(history, runs)
-        kept = self.cache.text(name, inputs)
-        if kept is not None:
-            entries: list[dict[str, str]] = json.loads(kept)
-            return entries
-        entries = site.search_suite(history)
-        self.cache.keep_text(name, inputs, json.dumps(entries, ensure_ascii=False))
-        return entries
 
     def _read(
         self, context: Context, chunks: list[Chunk], tick: Callable[[], None]
@@ -407,21 +388,3 @@ def _kept(
         if runs:
             found.append(Written(file, "", frozenset(arrivals[n] for n in runs)))
     return found
-
-
-def _against(plan: Plan, known: Mapping[tuple[str, str], int]) -> dict[str, int | None]:
-    """For each run with a reference other than itself, its checks worse than the reference as
-    the cache knows them (None where it does not)."""
-    found: dict[str, int | None] = {}
-    for suite, runs in plan.suites.items():
-        reference = plan.references.get(suite)
-        for listed in runs:
-            if reference is not None and reference.key != listed.key:
-                found[listed.blob] = known.get((listed.blob, reference.blob))
-    return found
-
-
-def _history_digest(history: SuiteRuns, runs: Sequence[Listed]) -> str:
-    """What a suite's history is made of: its runs, its reference, what got worse against it
-    (a run's summary is its blob's, for this code)."""
-    return digest([r.blob for r in runs], history.reference, sorted(history.worse.items()))

@@ -5,9 +5,9 @@ its suite's page and the home page show, and the sieve's keys of its payload) is
 that id, for the code and the disclosure it was derived under, in packs (each the work of one
 process of one build, pickled: the cache is runsite's own, like the templates it keeps compiled
 beside it). A build then reads only the runs that arrived since the last one. The cache lives
-in the archive's own ``.runsite/`` folder, which ignores itself in git. Of each payload string it holds the first 16 bytes, the
-last 4 and the length, not the rest (the documents beside it hold them whole), and losing it
-costs only time.
+in the archive's own ``.runsite/`` folder, which ignores itself in git. Of each payload string
+it holds the first 16 bytes, the last 4 and the length, not the rest (the documents beside it
+hold them whole), and losing it costs only time.
 """
 
 from __future__ import annotations

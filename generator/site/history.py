@@ -99,13 +99,18 @@ class HistoryPages(Writer):
     def suite(self, history: SuiteRuns, body: str | None = None) -> Page:
         """A suite's page; ``body`` is its article as this code wrote it for the same history
         before, which a build keeps (a suite page at a thousand runs is 50 ms to write)."""
+        heading = f"{history.tenant} · {history.suite}"
+        body = self.suite_body(history) if body is None else body
+        return Page(
+            suite_path(history.tenant, history.suite),
+            placeholder_markdown(yaml_title(heading)),
+            body,
+        )
+
+    def suite_body(self, history: SuiteRuns) -> str:
+        """A suite's article: its runs' charts, its runs, its reference, its cases' grid."""
         path = suite_path(history.tenant, history.suite)
         heading = f"{history.tenant} · {history.suite}"
-        if body is None:
-            body = self._suite_body(history, path, heading)
-        return Page(path, placeholder_markdown(yaml_title(heading)), body)
-
-    def _suite_body(self, history: SuiteRuns, path: str, heading: str) -> str:
         names = list(dict.fromkeys(p.check for run in history.runs for p in run.points))
         charts: list[tuple[str, Chart]] = [
             (name, history_chart(history.runs, name, self.t, self.f)) for name in names
