@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import signal
 from collections.abc import Iterator
-from contextlib import contextmanager, suppress
+from contextlib import contextmanager, nullcontext, suppress
 from pathlib import Path
 from types import FrameType
 from typing import TYPE_CHECKING
@@ -48,15 +48,19 @@ def build(
     Example: runsite build --out public/
     """
     with importing():
-        from generator.publish import publish
+        from generator.site.kept_check import KeptCheck
+    # Started first, so that its imports run while the build's do (``site.kept_check``).
+    with KeptCheck() if not full else nullcontext() as check:
+        with importing():
+            from generator.publish import publish
 
-    archive = _open(root)
-    target = (out or archive.layout.root / "site").resolve()
-    drift = archive.drift()
-    if drift:
-        click.echo(f"runsite: {drift}", err=True)
-    with _progress_bar("building") as progress:
-        published = publish(archive, target, progress, full=full, jobs=jobs, for_files=for_files)
+        archive = _open(root)
+        target = (out or archive.layout.root / "site").resolve()
+        drift = archive.drift()
+        if drift:
+            click.echo(f"runsite: {drift}", err=True)
+        with _progress_bar("building") as progress:
+            published = publish(archive, target, progress, full, jobs, for_files, check)
     click.echo(
         f"{published.runs} runs, {published.pages} pages ({published.written} written): "
         f"{published.out}/index.html"

@@ -60,9 +60,11 @@ from generator.publish.work import (
     run_in_processes,
     wrap,
 )
+from generator.site import sieve
 from generator.site.build import TEMPLATES, SiteSettings, build_pages, environment
 from generator.site.history import SuiteRuns
-from generator.site.kept import Checked, KeptCheck, content_digest
+from generator.site.kept import Kept, content_digest
+from generator.site.kept_check import KeptCheck
 from generator.site.labels import LOCALES
 from generator.site.look import read_look
 from generator.site.pages import Site
@@ -127,12 +129,15 @@ def publish(
     full: bool = False,
     jobs: int | None = None,
     for_files: bool = False,
+    check: KeptCheck | None = None,
 ) -> Published:
     """Build the archive's site into ``out``, writing only what moved since the last build
     there (everything when ``full``), in ``jobs`` processes (every core by default).
 
     ``progress`` is given the number of steps (runs, then pages) and returns what to call
     after each. ``for_files`` builds a site to open from disk (see ``SiteSettings``).
+    ``check`` is the check of the kept pages, started early by the caller (a build that keeps
+    pages starts one itself when not given one).
     """
     runs = archive.layout.runs.resolve()
     if out.resolve() == runs or runs in out.resolve().parents or out.resolve() in runs.parents:
@@ -140,9 +145,9 @@ def publish(
             f"{out}: the site cannot go in or around runs/; give --out another folder"
         )
     try:
-        return _Build(archive, out, jobs or available_cores(), for_files).run(progress, full)
+        return _Build(archive, out, jobs or available_cores(), for_files).run(progress, full, check)
     except _Restart:
-        return _Build(archive, out, jobs or available_cores(), for_files).run(progress, True)
+        return _Build(archive, out, jobs or available_cores(), for_files).run(progress, True, None)
 
 
 class _Build:
@@ -189,11 +194,20 @@ class _Build:
             sorted(plan.suites),
         )
 
-    def run(self, progress: Callable[[int], Callable[[], None]], full: bool) -> Published:
+    def run(
+        self,
+        progress: Callable[[int], Callable[[], None]],
+        full: bool,
+        check: KeptCheck | None,
+    ) -> Published:
         head = self.head
         with building(self.out) as staging, ExitStack() as stack:
             old = None if full else Manifest.read(self.out)
-            checking = stack.enter_context(KeptCheck()) if old is not None else None
+            checking = None
+            if old is not None:
+                checking = check or stack.enter_context(KeptCheck())
+                last = {file: old.files[file] for file in old.bodies if file in old.files}
+                checking.start(self.out, last, self.jobs)
             known, known_worse = self.cache.known()
             cached = {listed.blob: known.get(listed.blob) for listed in head.runs}
             del known  # what the cache holds of runs no longer in the archive
@@ -216,7 +230,8 @@ class _Build:
             kept = sorted({job.file for job in everything} - {job.file for job in render})
             arrivals = [n for n, listed in enumerate(head.runs) if listed.blob in arrived]
             if checking is not None:
-                checking.send([own[head.runs[n].blob] for n in arrivals], self.out, kept, self.jobs)
+                bounds = (sieve.AUTOMATON_FORMS, sieve.DFA_FORMS)
+                checking.send([own[head.runs[n].blob] for n in arrivals], bounds, kept)
             worse = {**{b: w for b, w in against.items() if w is not None}, **worse}
             runs = {**{b: e for b, e in cached.items() if e is not None}, **learnt}
             summaries = {blob: summary for blob, (summary, _) in runs.items()}
@@ -270,8 +285,8 @@ class _Build:
             written = self._wrap(context, bodies, tick)
             present = dict(sorted({**made, **{w.file: built / w.file for w in written}}.items()))
             candidates, where = self._sieve_rest(context, present, written)
-            if old is not None and checking is not None:
-                for found in _kept(old, kept, checking.results(), arrivals):
+            if checking is not None:
+                for found in _kept(checking.results(), arrivals):
                     candidates.append(found)
                     where[found.file] = self.out / found.file
             leaks = confirm(candidates, where, head, self.disclosure)
@@ -376,15 +391,12 @@ class _Build:
         return candidates, where
 
 
-def _kept(
-    old: Manifest, kept: Sequence[str], checked: Sequence[Checked], arrivals: Sequence[int]
-) -> list[Written]:
+def _kept(checked: Kept, arrivals: Sequence[int]) -> list[Written]:
     """Every kept file must be what the last build wrote: the kept files that may carry the
     payload of a run that arrived (``arrivals``: their places in the runs at HEAD)."""
-    found = []
-    for file, (bytes_digest, runs) in zip(kept, checked, strict=True):
-        if bytes_digest != old.files.get(file):
-            raise _Restart()
-        if runs:
-            found.append(Written(file, "", frozenset(arrivals[n] for n in runs)))
-    return found
+    if checked.altered:
+        raise _Restart()
+    return [
+        Written(file, "", frozenset(arrivals[n] for n in runs))
+        for file, runs in checked.found.items()
+    ]

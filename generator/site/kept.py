@@ -3,21 +3,27 @@
 Every page a build keeps must be what the last build wrote (its content digest), and is sieved
 for the payload of the runs that arrived since (``sieve.OwnPages``). That is reading every run
 and comparison page of the site, 160 MB at 1,000 runs; done last, it took a fifth of a rebuild.
-So the check starts with the build, imports what it needs on a core the build is not using yet,
-is handed the pages and the arrived runs' keys as soon as the build knows them, and reads the
-pages while the build writes the home and suite pages, runs mkdocs and wraps the new pages.
+So the check starts with the build and works in two passes, each on a core the build is not
+using:
+
+1. as soon as it has imported what it needs, it reads every run and comparison page of the last
+   build and compares each with the digest the last build's manifest gives it: the build does
+   not know yet which pages it keeps, but they are among these;
+2. once the build has read the runs, it is handed the pages it keeps and the arrived runs'
+   keys, and reads those pages again (from the page cache now) to sieve them. With no run
+   arrived there is nothing to sieve, and a build that only checks its pages waits for none.
+
+A page whose file changed between the passes (its inode, size or times) has its digest taken
+again from what the second pass read, so the digest and the sieve judge the same bytes.
 
 A process started afresh, not a fork of the build: a fork shares the build's memory until the
 build writes to it, and then holds each page it wrote twice (50 MiB more at 3,000 runs, when
 the check was forked once the runs were read). Inside it, ``threads`` threads: reading a file,
-its digest and the automaton's search let go of the GIL, so they use every core once the build
-is done with its own work.
+its digest and the automaton's search let go of the GIL.
 
-The build sends two pickles on the process's stdin: its own ``sys.path`` first, so the process
-imports this very code as the build found it (as ``multiprocessing`` does for a process it
-spawns); then, when it knows them, ``(keys, bounds, site, files, threads)``. It reads one back
-from its stdout: for each file, in order, its content digest and the positions in ``keys`` of
-the runs whose payload it may carry.
+The process reads two pickles on its stdin, ``(site, expected, threads)`` (the pages to check
+and their digests) and, when the build knows them, ``(keys, bounds, kept)``, and writes one
+``Kept`` to its stdout. The build's side of it is ``site.kept_check``.
 """
 
 from __future__ import annotations
@@ -25,24 +31,17 @@ from __future__ import annotations
 import hashlib
 import os
 import pickle
-import subprocess
+import stat
 import sys
-from collections.abc import Sequence
-from concurrent.futures import ThreadPoolExecutor
+from collections.abc import Mapping, Sequence
+from concurrent.futures import Future, ThreadPoolExecutor
+from dataclasses import dataclass
 from pathlib import Path
 
 from generator.site import sieve
 
-_START = (
-    "import pickle, sys; sys.path[:] = pickle.load(sys.stdin.buffer); "
-    "from generator.site.kept import serve; serve()"
-)
-
 BATCH = 256
 """Pages a thread checks in one go."""
-
-Checked = tuple[str, frozenset[int]]
-"""A kept page's content digest, and the runs whose payload it may carry."""
 
 
 def content_digest(data: bytes) -> str:
@@ -50,85 +49,134 @@ def content_digest(data: bytes) -> str:
     return hashlib.sha256(data).hexdigest()
 
 
-class KeptCheck:
-    """The process checking one build's kept pages."""
+@dataclass(frozen=True)
+class Kept:
+    """What the check found of the kept pages."""
 
-    def __init__(self) -> None:
-        """Start the process, which then waits for its work. It runs in a session of its own:
-        a Ctrl-C is the build's to handle, which ends the check with it (``__exit__``)."""
-        self._process = subprocess.Popen(
-            [sys.executable, "-P", "-c", _START],
-            stdin=subprocess.PIPE,
-            stdout=subprocess.PIPE,
-            start_new_session=True,
+    altered: frozenset[str]
+    """The pages whose bytes are not those the last build wrote (or that are gone)."""
+    found: Mapping[str, frozenset[int]]
+    """The pages that may carry the payload of arrived runs: their positions in the keys."""
+
+
+Signature = tuple[int, int, int, int]
+"""What tells that a file changed without reading it: its inode, size, and modify and change
+times."""
+
+Read = tuple[bytes, Signature]
+
+
+def _contents(path: Path) -> Read | None:
+    """A regular file's bytes and signature; None for anything else, or a file gone. Opened
+    without blocking, so a FIFO in a page's place is refused, not waited on; and read with
+    ``os.read`` into a buffer of the file's size, in half the time ``read_bytes`` takes."""
+    try:
+        handle = os.open(path, os.O_RDONLY | os.O_NONBLOCK)
+    except OSError:
+        return None
+    try:
+        status = os.fstat(handle)
+        if not stat.S_ISREG(status.st_mode):
+            return None
+        data = os.read(handle, status.st_size)
+        while more := os.read(handle, 1 << 16):  # a file that grew since its fstat
+            data += more
+    except OSError:
+        return None
+    finally:
+        os.close(handle)
+    return data, (status.st_ino, status.st_size, status.st_mtime_ns, status.st_ctime_ns)
+
+
+class Checker:
+    """The two passes of one check, in ``threads`` threads."""
+
+    def __init__(self, site: Path, expected: Mapping[str, str], threads: int) -> None:
+        """Start the first pass: each page of ``expected`` against its digest."""
+        self._site = site
+        self._expected = expected
+        self._pool = ThreadPoolExecutor(max(1, threads))
+        files = list(expected)
+        self._first: dict[str, Future[dict[str, Signature | None]]] = {}
+        for start in range(0, len(files), BATCH):
+            batch = files[start : start + BATCH]
+            self._first.update(dict.fromkeys(batch, self._pool.submit(self._signed, batch)))
+
+    def _signed(self, files: Sequence[str]) -> dict[str, Signature | None]:
+        """Each file's signature if it is what the last build wrote, else None."""
+        signed: dict[str, Signature | None] = {}
+        for file in files:
+            read = _contents(self._site / file)
+            same = read is not None and content_digest(read[0]) == self._expected[file]
+            signed[file] = read[1] if read is not None and same else None
+        return signed
+
+    def _same(self, file: str, read: Read | None) -> bool:
+        """Whether ``read`` (of ``file``) is what the last build wrote: known from the first
+        pass when the file has not changed since. (A first pass's batch is under way or done
+        by the time a second pass's batch asks, as the pool takes its work in order.)"""
+        if read is None:
+            return False
+        first = self._first.get(file)
+        if first is not None and first.result()[file] == read[1]:
+            return True
+        return content_digest(read[0]) == self._expected.get(file)
+
+    def _sieved(
+        self, own: sieve.OwnPages, files: Sequence[str]
+    ) -> list[tuple[bool, frozenset[int]]]:
+        """For each file, whether it is what the last build wrote, and the runs whose payload
+        it may carry."""
+        judged = []
+        for file in files:
+            read = _contents(self._site / file)
+            runs = frozenset(own.runs_in(read[0])) if read is not None else frozenset()
+            judged.append((self._same(file, read), runs))
+        return judged
+
+    def finish(self, keys: Sequence[sieve.Keys], kept: Sequence[str]) -> Kept:
+        """The kept pages altered, and those that may carry the payload of ``keys`` (the
+        ``own_keys`` of each arrived run)."""
+        with self._pool:
+            if keys:
+                own = sieve.OwnPages(keys)
+                batches = [
+                    self._pool.submit(self._sieved, own, kept[start : start + BATCH])
+                    for start in range(0, len(kept), BATCH)
+                ]
+                judged = [page for batch in batches for page in batch.result()]
+            else:
+                judged = [(self._first_said(file), frozenset()) for file in kept]
+        pages = list(zip(kept, judged, strict=True))
+        return Kept(
+            frozenset(file for file, (same, _) in pages if not same),
+            {file: runs for file, (_, runs) in pages if runs},
         )
-        assert self._process.stdin is not None
-        pickle.dump(sys.path, self._process.stdin, pickle.HIGHEST_PROTOCOL)
-        self._process.stdin.flush()
 
-    def send(
-        self, keys: Sequence[sieve.Keys], site: Path, files: Sequence[str], threads: int
-    ) -> None:
-        """Check ``files`` (paths in ``site``) for ``keys`` (``own_keys`` of each arrived run),
-        with the sieve's bounds as this process has them."""
-        assert self._process.stdin is not None
-        bounds = (sieve.AUTOMATON_FORMS, sieve.DFA_FORMS)
-        with self._process.stdin as task:
-            work = (list(keys), bounds, site, list(files), threads)
-            pickle.dump(work, task, pickle.HIGHEST_PROTOCOL)
+    def _first_said(self, file: str) -> bool:
+        """Whether the first pass found ``file`` as the last build wrote it."""
+        first = self._first.get(file)
+        return first is not None and first.result()[file] is not None
 
-    def results(self) -> list[Checked]:
-        """What the check found, file by file in the order sent."""
-        assert self._process.stdout is not None
-        data = self._process.stdout.read()
-        if self._process.wait() != 0:
-            raise RuntimeError(f"the check of the kept pages ended with {self._process.returncode}")
-        found: list[Checked] = pickle.loads(data)
-        return found
-
-    def __enter__(self) -> KeptCheck:
-        return self
-
-    def __exit__(self, *_: object) -> None:
-        """End the process if it is still at work (a build that stopped before its results)."""
-        if self._process.poll() is None:
-            self._process.kill()
-        self._process.wait()
-        for stream in (self._process.stdin, self._process.stdout):
-            if stream is not None:
-                stream.close()
-
-
-def check(
-    keys: Sequence[sieve.Keys], site: Path, files: Sequence[str], threads: int
-) -> list[Checked]:
-    """Each file's content digest (empty for one that cannot be read) and the runs of ``keys``
-    it may carry the payload of."""
-    own = sieve.OwnPages(keys)
-
-    def batch(start: int) -> list[Checked]:
-        found: list[Checked] = []
-        for file in files[start : start + BATCH]:
-            try:
-                data = (site / file).read_bytes()
-            except OSError:  # gone, or a folder now: no digest is that of what a build wrote
-                found.append(("", frozenset()))
-                continue
-            found.append((content_digest(data), frozenset(own.runs_in(data))))
-        return found
-
-    with ThreadPoolExecutor(max(1, threads)) as pool:
-        return [page for found in pool.map(batch, range(0, len(files), BATCH)) for page in found]
+    def stop(self) -> None:
+        """Drop the work not begun: the build is gone."""
+        self._pool.shutdown(cancel_futures=True)
 
 
 def serve() -> None:
-    """The process's side: one task in, its results out."""
+    """The process's side: the two passes in, what they found out."""
     try:
-        keys, bounds, site, files, threads = pickle.load(sys.stdin.buffer)
+        site, expected, threads = pickle.load(sys.stdin.buffer)
     except EOFError:  # the build ended before it sent the work
         return
+    checker = Checker(site, expected, threads)
+    try:
+        keys, bounds, kept = pickle.load(sys.stdin.buffer)
+    except EOFError:
+        checker.stop()
+        return
     sieve.AUTOMATON_FORMS, sieve.DFA_FORMS = bounds
-    found = check(keys, site, files, threads)
+    found = checker.finish(keys, kept)
     try:
         sys.stdout.buffer.write(pickle.dumps(found, pickle.HIGHEST_PROTOCOL))
         sys.stdout.buffer.flush()

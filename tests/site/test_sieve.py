@@ -18,6 +18,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import generator.site.kept as kept_module
+import generator.site.kept_check as kept_check
 import generator.site.sieve as sieve_module
 from generator.site.scan import Sought, carried_forms, sought_forms
 from generator.site.sieve import OwnPages, Sieve, own_keys, payload_keys
@@ -164,9 +165,12 @@ def test_a_page_that_shows_only_the_beginning_of_a_string_is_let_go():
     assert Sieve([payload_keys([answer])]).runs_in(page + answer.encode()) == {0}
 
 
-def test_the_kept_pages_check_gives_each_file_in_order_its_digest_and_runs_in_any_batches(
+def test_the_kept_pages_check_names_the_pages_altered_and_the_runs_each_may_carry(
     tmp_path, monkeypatch: pytest.MonkeyPatch
 ):
+    """However the pages are batched over threads: a page not what the last build wrote (edited,
+    gone, a folder now) is altered, with a run arrived or none; each other page is sieved for
+    the arrived runs' payload."""
     payloads = [["the first run's answer"], ["a second run's answer"]]
     keys = [own_keys(payload) for payload in payloads]
     bodies = [
@@ -174,31 +178,58 @@ def test_the_kept_pages_check_gives_each_file_in_order_its_digest_and_runs_in_an
         "<p>the first run&#39;s answer</p>",
         "<p>A Second Run&#39;s Answer and the first run&#39;s answer</p>",
         "<p>a second run's</p>",
+        "<p>edited since</p>",
+        "<p>gone since</p>",
+        "<p>a folder since</p>",
     ]
-    files = []
+    expected = {}
     for n, body in enumerate(bodies):
         (tmp_path / f"{n}.html").write_text(body, encoding="utf-8")
-        files.append(f"{n}.html")
-    expected = [
-        (hashlib.sha256((tmp_path / file).read_bytes()).hexdigest(), frozenset(runs))
-        for file, runs in zip(files, [(), (0,), (0, 1), ()], strict=True)
-    ]
-    assert kept_module.check(keys, tmp_path, files, 1) == expected
-    monkeypatch.setattr(kept_module, "BATCH", 1)
-    assert kept_module.check(keys, tmp_path, files, 3) == expected
+        expected[f"{n}.html"] = hashlib.sha256(body.encode()).hexdigest()
+    (tmp_path / "4.html").write_text("<p>the first run's answer</p>", encoding="utf-8")
+    (tmp_path / "5.html").unlink()
+    (tmp_path / "6.html").unlink()
+    (tmp_path / "6.html").mkdir()
+    kept = list(expected)
+    altered = frozenset({"4.html", "5.html", "6.html"})
+    found = {"1.html": frozenset({0}), "2.html": frozenset({0, 1}), "4.html": frozenset({0})}
+    for threads, batch in ((1, 256), (3, 1)):
+        monkeypatch.setattr(kept_module, "BATCH", batch)
+        checked = kept_module.Checker(tmp_path, expected, threads).finish(keys, kept)
+        assert (checked.altered, checked.found) == (altered, found)
+        checked = kept_module.Checker(tmp_path, expected, threads).finish([], kept)
+        assert (checked.altered, checked.found) == (altered, {})
+
+
+def test_a_page_changed_between_the_passes_is_judged_by_what_the_second_read(tmp_path):
+    """The first pass found the page as the last build wrote it; then it changed, before the
+    second pass sieved it: the digest is taken again, of the bytes the sieve saw."""
+    page = tmp_path / "page.html"
+    page.write_text("<p>as the last build wrote it</p>", encoding="utf-8")
+    expected = {"page.html": hashlib.sha256(page.read_bytes()).hexdigest()}
+    checker = kept_module.Checker(tmp_path, expected, 1)
+    checker._first["page.html"].result()
+    page.write_text("<p>the first run's answer, put in by hand</p>", encoding="utf-8")
+    checked = checker.finish([own_keys(["the first run's answer"])], ["page.html"])
+    assert (checked.altered, checked.found) == ({"page.html"}, {"page.html": {0}})
 
 
 def test_the_kept_pages_check_ends_quietly_when_the_build_is_gone(tmp_path):
     """A build killed outright leaves its check's results unread: the check ends without a
     word on the terminal they shared."""
-    (tmp_path / "page.html").write_text("<p>a kept page</p>" * 10_000, encoding="utf-8")
-    task = pickle.dumps(sys.path) + pickle.dumps(
-        ([own_keys(["a kept page's payload"])], (1000, 1000), tmp_path, ["page.html"] * 200, 2)
+    files = {f"{n}/page.html": "" for n in range(200)}
+    for file in files:
+        (tmp_path / file).parent.mkdir()
+        (tmp_path / file).write_text("<p>a kept page</p>" * 10_000, encoding="utf-8")
+    task = (
+        pickle.dumps(sys.path)
+        + pickle.dumps((tmp_path, files, 2))
+        + pickle.dumps(([own_keys(["a kept page's payload"])], (1000, 1000), list(files)))
     )
     read, write = os.pipe()
     os.close(read)  # the build that would read the results is gone
     ended = subprocess.run(
-        [sys.executable, "-P", "-c", kept_module._START],
+        [sys.executable, "-P", "-c", kept_check._START],
         input=task,
         stdout=write,
         stderr=subprocess.PIPE,

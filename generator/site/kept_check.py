@@ -1,0 +1,99 @@
+"""The process that checks the pages a build keeps (``site.kept``), as the build sees it.
+
+``runsite build`` starts it before it imports anything else it needs: the process's own imports
+(numpy, the automaton: 0.3 s) then run on a core the build is not using yet, and it is ready
+for its first pass as soon as the build has read the last build's manifest. So this module
+imports only what starting a process takes.
+
+The build sends three pickles on the process's stdin: its own ``sys.path`` first, so the process
+imports this very code as the build found it (as ``multiprocessing`` does for a process it
+spawns); then the first pass (``start``) and the second (``send``). It reads one ``Kept`` back
+from its stdout. A process never given its first pass ends when the build closes its stdin.
+"""
+
+from __future__ import annotations
+
+import pickle
+import subprocess
+import sys
+import threading
+from collections.abc import Mapping, Sequence
+from contextlib import suppress
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from generator.site.kept import Kept
+    from generator.site.sieve import Keys
+
+_START = (
+    "import pickle, sys; sys.path[:] = pickle.load(sys.stdin.buffer); "
+    "from generator.site.kept import serve; serve()"
+)
+
+
+class KeptCheck:
+    """The process checking one build's kept pages."""
+
+    def __init__(self) -> None:
+        """Start the process, which then imports what it needs and waits for its work. It runs
+        in a session of its own: a Ctrl-C is the build's to handle, which ends the check with
+        it (``__exit__``)."""
+        self._process = subprocess.Popen(
+            [sys.executable, "-P", "-c", _START],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            start_new_session=True,
+        )
+        self._sending: threading.Thread | None = None
+        self._send(pickle.dumps(sys.path, pickle.HIGHEST_PROTOCOL), last=False)
+
+    def _send(self, data: bytes, last: bool) -> None:
+        assert self._process.stdin is not None
+        try:
+            self._process.stdin.write(data)
+            self._process.stdin.flush()
+            if last:
+                self._process.stdin.close()
+        except BrokenPipeError:  # the process is gone: results() will say so
+            pass
+
+    def start(self, site: Path, expected: Mapping[str, str], threads: int) -> None:
+        """The first pass, in ``threads`` threads: each page of the last build in ``site``
+        against its digest there (``expected``). Sent from a thread of its own, as the process
+        may still be importing and the pickle is larger than a pipe holds."""
+        work = pickle.dumps((site, dict(expected), threads), pickle.HIGHEST_PROTOCOL)
+        self._sending = threading.Thread(target=self._send, args=(work, False), daemon=True)
+        self._sending.start()
+
+    def send(self, keys: Sequence[Keys], bounds: tuple[int, int], kept: Sequence[str]) -> None:
+        """The second pass: sieve ``kept`` (the pages the build keeps) for ``keys`` (the
+        ``own_keys`` of each arrived run), with the sieve's bounds as the build has them."""
+        assert self._sending is not None, "start() comes first"
+        self._sending.join()
+        self._send(pickle.dumps((list(keys), bounds, list(kept)), pickle.HIGHEST_PROTOCOL), True)
+
+    def results(self) -> Kept:
+        """What the check found."""
+        assert self._process.stdout is not None
+        data = self._process.stdout.read()
+        if self._process.wait() != 0:
+            raise RuntimeError(f"the check of the kept pages ended with {self._process.returncode}")
+        found: Kept = pickle.loads(data)
+        return found
+
+    def __enter__(self) -> KeptCheck:
+        return self
+
+    def __exit__(self, *_: object) -> None:
+        """End the process if it is still at work (a build that stopped before its results,
+        or never needed them)."""
+        if self._process.poll() is None:
+            self._process.kill()
+        self._process.wait()
+        if self._sending is not None:
+            self._sending.join()
+        for stream in (self._process.stdin, self._process.stdout):
+            if stream is not None:
+                with suppress(BrokenPipeError):  # what a killed process did not read
+                    stream.close()
