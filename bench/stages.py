@@ -86,13 +86,11 @@ def _warm(
     bodies: list[list[str]] = []
     for _ in range(repeat):
         fresh = [run.model_copy() for run in redacted]
-        bodies = _timed(
-            "four pages",
-            lambda n, fresh=fresh: _pages(sites, fresh[n], redacted[n - 1], pairs[n]),
-            every,
-            1,
-            table,
-        )
+
+        def pages(n: int, fresh: list[RedactedRun] = fresh) -> list[str]:
+            return _pages(sites, fresh[n], redacted[n - 1], pairs[n])
+
+        bodies = _timed("four pages", pages, every, 1, table)
     return bodies
 
 
