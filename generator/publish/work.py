@@ -23,7 +23,7 @@ from pathlib import Path
 from typing import TypeVar
 
 from generator.document.codec import Reading, read_run
-from generator.document.payload import payload_strings, payload_texts
+from generator.document.payload import payload_texts, unshown
 from generator.document.redact import redact
 from generator.document.redacted import Disclosure, RedactedRun
 from generator.errors import DocumentRefused
@@ -55,7 +55,8 @@ class Chunk:
     jobs: Mapping[str, tuple[PageJob, ...]]
     """The pages to write, by the blob id of the run they belong to."""
     arrived: frozenset[str]
-    """Blob ids of the runs whose ``sieve.own_keys`` the build wants back."""
+    """Blob ids of the runs whose ``sieve.own_keys`` the build wants back (all of them in
+    ``read``)."""
     judge: frozenset[str] = frozenset()
     """Blob ids of the runs whose count of checks worse than the reference is not known."""
 
@@ -220,10 +221,10 @@ def read_chunk(chunk: Chunk) -> Read:
             reading, redacted = read_run_of(listed, blobs, context.disclosure)
             run = reading.run
             if listed.blob in chunk.read:  # not the cached runs it only shows or compares with
-                keys = payload_keys(payload_texts(run, context.disclosure, bool(reading.unknown)))
-                learnt[listed.blob] = (summarise(redacted), keys)
-            if listed.blob in chunk.arrived:
-                own[listed.blob] = own_keys(payload_strings(run, context.disclosure, redacted))
+                texts = payload_texts(run, context.disclosure, bool(reading.unknown))
+                learnt[listed.blob] = (summarise(redacted), payload_keys(texts))
+                if listed.blob in chunk.arrived:
+                    own[listed.blob] = own_keys(unshown(texts, redacted))
             held[listed.blob] = redacted
         return held[listed.blob]
 

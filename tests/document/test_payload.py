@@ -9,7 +9,12 @@ from hypothesis import given, settings
 
 from generator.document.codec import read_run
 from generator.document.model import Run
-from generator.document.payload import payload_candidates, payload_strings, payload_texts
+from generator.document.payload import (
+    payload_candidates,
+    payload_strings,
+    payload_texts,
+    unshown,
+)
 from generator.document.redact import redact
 from generator.document.redacted import NOTHING, Disclosure
 from generator.errors import DocumentRefused
@@ -162,9 +167,10 @@ def test_the_sieve_is_given_every_payload_string_the_fields_are_found_for(data):
         Disclosure(tool_names=True, run_metadata=["ticket"]),
         Disclosure(tool_names=["lookup_order", MARKERS["tool_name"]]),
     ):
-        assert payload_texts(run, disclosure, undeclared) == set(
-            payload_candidates(run, disclosure)
-        )
+        texts = payload_texts(run, disclosure, undeclared)
+        assert texts == set(payload_candidates(run, disclosure))
+        unshown_texts = unshown(texts, redact(run, disclosure))
+        assert unshown_texts == set(payload_strings(run, disclosure))
 
 
 @pytest.mark.parametrize("path", DOCUMENTS, ids=lambda p: p.name)
@@ -172,3 +178,19 @@ def test_the_sieve_is_given_every_payload_string_of_the_corpus(path):
     reading = read_run(path.read_bytes())
     texts = payload_texts(reading.run, NOTHING, bool(reading.unknown))
     assert texts == set(payload_candidates(reading.run, NOTHING))
+    assert unshown(texts, redact(reading.run, NOTHING)) == set(
+        payload_strings(reading.run, NOTHING)
+    )
+
+
+def test_a_string_shown_beside_a_lone_surrogate_is_still_shown():
+    """A disclosed metadata value may hold a lone surrogate, which JSON cannot write: what the
+    redacted run shows is still found, and an answer it shows is no payload."""
+    document = a_run(metadata={"ticket": "T-\ud800 MARKshownQ99 exactly"})
+    document["results"][0]["responses"][0]["output"] = "MARKshownQ99 exactly"
+    run = _run(document)
+    disclosure = Disclosure(run_metadata=["ticket"])
+    assert "MARKshownQ99 exactly" in payload_candidates(run, disclosure)
+    assert "MARKshownQ99 exactly" not in payload_strings(run, disclosure)
+    texts = payload_texts(run, disclosure, False)
+    assert "MARKshownQ99 exactly" not in unshown(texts, redact(run, disclosure))
