@@ -22,7 +22,9 @@ site for. The build, in order:
 The scan is as whole as a full build's: every file written is searched for the payload of
 every run, and every file kept (unchanged since the last build, which searched it for the
 payload of every run it had) for the payload of the runs that arrived since. A kept file whose
-bytes are not those the last build wrote makes the build a full one.
+bytes are not those the last build wrote makes the build a full one, and any other file not
+what the last build wrote (edited by hand) is put back, even where this build makes the same
+bytes.
 """
 
 from __future__ import annotations
@@ -204,10 +206,11 @@ class _Build:
         with building(self.out) as staging, ExitStack() as stack:
             old = None if full else Manifest.read(self.out)
             checking = None
+            if old is None and check is not None:
+                check.close()  # nothing kept to check: its memory goes now, not with the build
             if old is not None:
                 checking = check or stack.enter_context(KeptCheck())
-                last = {file: old.files[file] for file in old.bodies if file in old.files}
-                checking.start(self.out, last, self.jobs)
+                checking.start(self.out, old.files, self.jobs)
             known, known_worse = self.cache.known()
             cached = {listed.blob: known.get(listed.blob) for listed in head.runs}
             del known  # what the cache holds of runs no longer in the archive
@@ -285,8 +288,9 @@ class _Build:
             written = self._wrap(context, bodies, tick)
             present = dict(sorted({**made, **{w.file: built / w.file for w in written}}.items()))
             candidates, where = self._sieve_rest(context, present, written)
-            if checking is not None:
-                for found in _kept(checking.results(), arrivals):
+            checked = checking.results() if checking is not None else None
+            if checked is not None:
+                for found in _kept(checked, kept, arrivals):
                     candidates.append(found)
                     where[found.file] = self.out / found.file
             leaks = confirm(candidates, where, head, self.disclosure)
@@ -311,14 +315,14 @@ class _Build:
                 files=files,
             )
             (built / MANIFEST).write_text(manifest.text(), encoding="utf-8")
-            if old is None:
+            if old is None or checked is None:
                 replace(built, self.out)
             else:
+                # A file is moved when its copy in place is not what this build made: made
+                # anew, or altered by hand (where its bytes happen to be this build's again).
+                moved = [f for f in present if old.files.get(f) != files[f] or f in checked.altered]
                 update(
-                    built,
-                    self.out,
-                    [MANIFEST, *(f for f in present if old.files.get(f) != files.get(f))],
-                    [f for f in old.files if f not in files],
+                    built, self.out, [MANIFEST, *moved], [f for f in old.files if f not in files]
                 )
         return Published(
             self.out,
@@ -391,10 +395,10 @@ class _Build:
         return candidates, where
 
 
-def _kept(checked: Kept, arrivals: Sequence[int]) -> list[Written]:
+def _kept(checked: Kept, kept: Sequence[str], arrivals: Sequence[int]) -> list[Written]:
     """Every kept file must be what the last build wrote: the kept files that may carry the
     payload of a run that arrived (``arrivals``: their places in the runs at HEAD)."""
-    if checked.altered:
+    if not checked.altered.isdisjoint(kept):
         raise _Restart()
     return [
         Written(file, "", frozenset(arrivals[n] for n in runs))

@@ -6,9 +6,10 @@ and comparison page of the site, 160 MB at 1,000 runs; done last, it took a fift
 So the check starts with the build and works in two passes, each on a core the build is not
 using:
 
-1. as soon as it has imported what it needs, it reads every run and comparison page of the last
-   build and compares each with the digest the last build's manifest gives it: the build does
-   not know yet which pages it keeps, but they are among these;
+1. as soon as it has imported what it needs, it reads every file of the last build and
+   compares each with the digest the last build's manifest gives it: the build does not know
+   yet which pages it keeps, but they are among these, and it puts back any other file not
+   what the last build wrote (edited by hand);
 2. once the build has read the runs, it is handed the pages it keeps and the arrived runs'
    keys, and reads those pages again (from the page cache now) to sieve them. With no run
    arrived there is nothing to sieve, and a build that only checks its pages waits for none.
@@ -21,7 +22,7 @@ build writes to it, and then holds each page it wrote twice (50 MiB more at 3,00
 the check was forked once the runs were read). Inside it, ``threads`` threads: reading a file,
 its digest and the automaton's search let go of the GIL.
 
-The process reads two pickles on its stdin, ``(site, expected, threads)`` (the pages to check
+The process reads two pickles on its stdin, ``(site, expected, threads)`` (the files to check
 and their digests) and, when the build knows them, ``(keys, bounds, kept)``, and writes one
 ``Kept`` to its stdout. The build's side of it is ``site.kept_check``.
 """
@@ -54,9 +55,10 @@ class Kept:
     """What the check found of the kept pages."""
 
     altered: frozenset[str]
-    """The pages whose bytes are not those the last build wrote (or that are gone)."""
+    """The files whose bytes are not those the last build wrote (or that are gone)."""
     found: Mapping[str, frozenset[int]]
-    """The pages that may carry the payload of arrived runs: their positions in the keys."""
+    """The kept pages that may carry the payload of arrived runs: their positions in the
+    keys."""
 
 
 Signature = tuple[int, int, int, int]
@@ -88,6 +90,11 @@ def _contents(path: Path) -> Read | None:
     return data, (status.st_ino, status.st_size, status.st_mtime_ns, status.st_ctime_ns)
 
 
+Judged = tuple[Signature | None, frozenset[int]]
+"""A page's signature if it is what the last build wrote (else None), and the runs whose payload
+it may carry."""
+
+
 class Checker:
     """The two passes of one check, in ``threads`` threads."""
 
@@ -111,52 +118,49 @@ class Checker:
             signed[file] = read[1] if read is not None and same else None
         return signed
 
-    def _same(self, file: str, read: Read | None) -> bool:
-        """Whether ``read`` (of ``file``) is what the last build wrote: known from the first
-        pass when the file has not changed since. (A first pass's batch is under way or done
+    def _first_said(self, file: str) -> Signature | None:
+        """What the first pass found of ``file``. (A first pass's batch is under way or done
         by the time a second pass's batch asks, as the pool takes its work in order.)"""
-        if read is None:
-            return False
         first = self._first.get(file)
-        if first is not None and first.result()[file] == read[1]:
-            return True
-        return content_digest(read[0]) == self._expected.get(file)
+        return first.result()[file] if first is not None else None
 
-    def _sieved(
-        self, own: sieve.OwnPages, files: Sequence[str]
-    ) -> list[tuple[bool, frozenset[int]]]:
-        """For each file, whether it is what the last build wrote, and the runs whose payload
-        it may carry."""
-        judged = []
+    def _same(self, file: str, read: Read | None) -> Signature | None:
+        """``read``'s signature if it is what the last build wrote (else None): known from the
+        first pass when the file has not changed since."""
+        if read is None:
+            return None
+        if self._first_said(file) == read[1]:
+            return read[1]
+        return read[1] if content_digest(read[0]) == self._expected.get(file) else None
+
+    def _sieved(self, own: sieve.OwnPages, files: Sequence[str]) -> dict[str, Judged]:
+        judged = {}
         for file in files:
             read = _contents(self._site / file)
             runs = frozenset(own.runs_in(read[0])) if read is not None else frozenset()
-            judged.append((self._same(file, read), runs))
+            judged[file] = (self._same(file, read), runs)
         return judged
 
     def finish(self, keys: Sequence[sieve.Keys], kept: Sequence[str]) -> Kept:
-        """The kept pages altered, and those that may carry the payload of ``keys`` (the
-        ``own_keys`` of each arrived run)."""
+        """The files altered, and the pages of ``kept`` that may carry the payload of ``keys``
+        (the ``own_keys`` of each arrived run)."""
         with self._pool:
+            sieved: dict[str, Judged] = {}
             if keys:
                 own = sieve.OwnPages(keys)
-                batches = [
-                    self._pool.submit(self._sieved, own, kept[start : start + BATCH])
-                    for start in range(0, len(kept), BATCH)
-                ]
-                judged = [page for batch in batches for page in batch.result()]
-            else:
-                judged = [(self._first_said(file), frozenset()) for file in kept]
-        pages = list(zip(kept, judged, strict=True))
+                starts = range(0, len(kept), BATCH)
+                for batch in [
+                    self._pool.submit(self._sieved, own, kept[n : n + BATCH]) for n in starts
+                ]:
+                    sieved.update(batch.result())
+            judged = {
+                file: sieved[file] if file in sieved else (self._first_said(file), frozenset())
+                for file in dict.fromkeys([*self._expected, *kept])
+            }
         return Kept(
-            frozenset(file for file, (same, _) in pages if not same),
-            {file: runs for file, (_, runs) in pages if runs},
+            frozenset(file for file, (same, _) in judged.items() if same is None),
+            {file: runs for file, (_, runs) in judged.items() if runs},
         )
-
-    def _first_said(self, file: str) -> bool:
-        """Whether the first pass found ``file`` as the last build wrote it."""
-        first = self._first.get(file)
-        return first is not None and first.result()[file] is not None
 
     def stop(self) -> None:
         """Drop the work not begun: the build is gone."""

@@ -59,7 +59,7 @@ class KeptCheck:
             pass
 
     def start(self, site: Path, expected: Mapping[str, str], threads: int) -> None:
-        """The first pass, in ``threads`` threads: each page of the last build in ``site``
+        """The first pass, in ``threads`` threads: each file of the last build in ``site``
         against its digest there (``expected``). Sent from a thread of its own, as the process
         may still be importing and the pickle is larger than a pipe holds."""
         work = pickle.dumps((site, dict(expected), threads), pickle.HIGHEST_PROTOCOL)
@@ -86,6 +86,9 @@ class KeptCheck:
         return self
 
     def __exit__(self, *_: object) -> None:
+        self.close()
+
+    def close(self) -> None:
         """End the process if it is still at work (a build that stopped before its results,
         or never needed them)."""
         if self._process.poll() is None:
