@@ -27,6 +27,13 @@ def _differences(left: Path, right: Path) -> list[str]:
     return walk(filecmp.dircmp(left, right), "")
 
 
+def _unlike_a_full_build(runsite: Callable[..., Result], archive: Path, site: Path) -> list[str]:
+    """The files in which ``site`` differs from a full build of ``archive`` (built beside it)."""
+    full = archive.parent / "full"
+    assert _build(runsite, archive, full, "--full").exit_code == 0
+    return _differences(site, full)
+
+
 def _inodes(site: Path) -> dict[str, int]:
     return {
         path.relative_to(site).as_posix(): path.stat().st_ino
@@ -95,9 +102,7 @@ def test_one_more_run_writes_its_pages_its_suite_and_home_and_gives_a_full_build
     others = changed - pages - comparisons - {".runsite-site", "sitemap.xml", "sitemap.xml.gz"}
     assert others == set()
     assert pages <= changed
-    full = archive.parent / "full"
-    assert _build(runsite, archive, full, "--full").exit_code == 0
-    assert _differences(site, full) == []
+    assert _unlike_a_full_build(runsite, archive, site) == []
 
 
 def test_a_fresh_clone_given_back_the_last_site_and_cache_writes_only_the_new_runs_pages(
@@ -123,9 +128,7 @@ def test_a_fresh_clone_given_back_the_last_site_and_cache_writes_only_the_new_ru
     result = _build(runsite, job, site)
     assert result.exit_code == 0, result.output
     assert "(4 written)" in result.stdout
-    full = archive.parent / "full"
-    assert _build(runsite, job, full, "--full").exit_code == 0
-    assert _differences(site, full) == []
+    assert _unlike_a_full_build(runsite, job, site) == []
 
 
 def test_the_site_is_the_same_bytes_built_by_one_process_or_two(
@@ -215,9 +218,7 @@ def test_a_new_runs_payload_that_only_begins_like_a_kept_page_passes_as_in_a_ful
     )
     incremental = _build(runsite, archive, site)
     assert incremental.exit_code == 0, incremental.output
-    full = archive.parent / "full"
-    assert _build(runsite, archive, full, "--full").exit_code == 0
-    assert _differences(site, full) == []
+    assert _unlike_a_full_build(runsite, archive, site) == []
 
 
 def _files(site: Path) -> dict[str, Path]:
@@ -245,9 +246,7 @@ def test_a_kept_page_undone_by_hand_makes_the_next_build_a_full_one(
     grown(4)
     result = _build(runsite, archive, site)
     assert result.exit_code == 0, result.output
-    full = archive.parent / "full"
-    assert _build(runsite, archive, full, "--full").exit_code == 0
-    assert _differences(site, full) == []
+    assert _unlike_a_full_build(runsite, archive, site) == []
 
 
 def test_a_file_altered_by_hand_that_the_build_makes_again_as_before_is_put_back(
@@ -265,6 +264,4 @@ def test_a_file_altered_by_hand_that_the_build_makes_again_as_before_is_put_back
     result = _build(runsite, archive, site)
     assert result.exit_code == 0, result.output
     assert "(0 written)" in result.stdout
-    full = archive.parent / "full"
-    assert _build(runsite, archive, full, "--full").exit_code == 0
-    assert _differences(site, full) == []
+    assert _unlike_a_full_build(runsite, archive, site) == []
