@@ -52,7 +52,7 @@ from generator.publish.plan import (
     stale,
 )
 from generator.publish.source import Blobs, Committed, committed, created_at
-from generator.publish.suites import search_entries, suite_page, worse_known
+from generator.publish.suites import histories, home_and_suites, worse_known
 from generator.publish.work import (
     Chunk,
     Context,
@@ -64,7 +64,6 @@ from generator.publish.work import (
 )
 from generator.site import sieve
 from generator.site.build import TEMPLATES, SiteSettings, build_pages, environment
-from generator.site.history import SuiteRuns
 from generator.site.kept import Kept, content_digest
 from generator.site.kept_check import KeptCheck
 from generator.site.labels import LOCALES
@@ -206,11 +205,11 @@ class _Build:
         with building(self.out) as staging, ExitStack() as stack:
             old = None if full else Manifest.read(self.out)
             checking = None
-            if old is None and check is not None:
-                check.close()  # nothing kept to check: its memory goes now, not with the build
-            if old is not None:
-                checking = check or stack.enter_context(KeptCheck())
+            if old is not None:  # the check ends with this build, even one that restarts
+                checking = stack.enter_context(check or KeptCheck())
                 checking.start(self.out, old.files, self.jobs)
+            elif check is not None:
+                check.close()  # nothing kept to check: its memory goes now, not with the build
             known, known_worse = self.cache.known()
             cached = {listed.blob: known.get(listed.blob) for listed in head.runs}
             del known  # what the cache holds of runs no longer in the archive
@@ -239,43 +238,9 @@ class _Build:
             runs = {**{b: e for b, e in cached.items() if e is not None}, **learnt}
             summaries = {blob: summary for blob, (summary, _) in runs.items()}
             self._check_moments(summaries, moments)
-            history = [
-                SuiteRuns(
-                    tenant,
-                    suite,
-                    tuple(summaries[r.blob] for r in runs),
-                    plan.references[(tenant, suite)].key
-                    if (tenant, suite) in plan.references
-                    else None,
-                    {r.key: worse[r.blob] for r in runs if r.blob in worse},
-                )
-                for (tenant, suite), runs in plan.suites.items()
-            ]
+            history = histories(plan, summaries, worse)
             sites = [Site(environment(self.cache.templates), locale) for locale in LOCALES]
-            pages = [
-                (site.locale, page)
-                for site in sites
-                for page in [
-                    site.home(history),
-                    *(
-                        suite_page(self.cache, site, h, plan.suites[(h.tenant, h.suite)])
-                        for h in history
-                    ),
-                ]
-            ]
-            searched = {
-                site.locale: [
-                    site.search_home(history),
-                    *(
-                        entry
-                        for h in history
-                        for entry in search_entries(
-                            self.cache, site, h, plan.suites[(h.tenant, h.suite)]
-                        )
-                    ),
-                ]
-                for site in sites
-            }
+            pages, searched = home_and_suites(self.cache, sites, history, plan)
             built, context.shells = build_pages(
                 pages, history, self.settings, staging, self.cache.mkdocs, searched
             )

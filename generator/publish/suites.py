@@ -1,6 +1,7 @@
-"""What a build makes of each suite's history that the next build can keep: the suite page's
-article and the suite's search entries, in each language, and each run's count of checks worse
-than the suite's reference.
+"""The pages that span many runs, from the runs' summaries: the home page, each suite's page and
+the search entries; and what a build makes of each suite's history that the next build can
+keep: the suite page's article and the suite's search entries, in each language, and each
+run's count of checks worse than the suite's reference.
 
 Each is kept in the cache under a digest of the suite's history (its runs' blobs, its
 reference, what got worse against it: a run's summary is its blob's, for this code), and made
@@ -17,7 +18,43 @@ from generator.publish.plan import Plan, digest
 from generator.publish.source import Listed
 from generator.site.history import SuiteRuns
 from generator.site.pages import Site
+from generator.site.summary import RunSummary
 from generator.site.writer import Page
+
+
+def histories(
+    plan: Plan, summaries: Mapping[str, RunSummary], worse: Mapping[str, int]
+) -> list[SuiteRuns]:
+    """Each suite's runs in order, as summaries, with its reference and what got worse against
+    it (``worse``, by blob id)."""
+    return [
+        SuiteRuns(
+            tenant,
+            suite,
+            tuple(summaries[r.blob] for r in runs),
+            plan.references[(tenant, suite)].key if (tenant, suite) in plan.references else None,
+            {r.key: worse[r.blob] for r in runs if r.blob in worse},
+        )
+        for (tenant, suite), runs in plan.suites.items()
+    ]
+
+
+def home_and_suites(
+    cache: RunCache, sites: Sequence[Site], history: Sequence[SuiteRuns], plan: Plan
+) -> tuple[list[tuple[str, Page]], dict[str, list[dict[str, str]]]]:
+    """The home page and each suite's page in each language, and each language's search
+    entries: the home page's first, then each suite's."""
+    pages = []
+    searched = {}
+    for site in sites:
+        pages.append((site.locale, site.home(history)))
+        entries = [site.search_home(history)]
+        for h in history:
+            runs = plan.suites[(h.tenant, h.suite)]
+            pages.append((site.locale, suite_page(cache, site, h, runs)))
+            entries += search_entries(cache, site, h, runs)
+        searched[site.locale] = entries
+    return pages, searched
 
 
 def suite_page(cache: RunCache, site: Site, history: SuiteRuns, runs: Sequence[Listed]) -> Page:

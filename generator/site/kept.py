@@ -111,12 +111,14 @@ class Checker:
 
     def _signed(self, files: Sequence[str]) -> dict[str, Signature | None]:
         """Each file's signature if it is what the last build wrote, else None."""
-        signed: dict[str, Signature | None] = {}
-        for file in files:
-            read = _contents(self._site / file)
-            same = read is not None and content_digest(read[0]) == self._expected[file]
-            signed[file] = read[1] if read is not None and same else None
-        return signed
+        return {file: self._as_written(file, _contents(self._site / file)) for file in files}
+
+    def _as_written(self, file: str, read: Read | None) -> Signature | None:
+        """``read``'s signature if its bytes are what the last build wrote of ``file`` (its
+        digest), else None."""
+        if read is None or content_digest(read[0]) != self._expected.get(file):
+            return None
+        return read[1]
 
     def _first_said(self, file: str) -> Signature | None:
         """What the first pass found of ``file``. (A first pass's batch is under way or done
@@ -127,11 +129,9 @@ class Checker:
     def _same(self, file: str, read: Read | None) -> Signature | None:
         """``read``'s signature if it is what the last build wrote (else None): known from the
         first pass when the file has not changed since."""
-        if read is None:
-            return None
-        if self._first_said(file) == read[1]:
+        if read is not None and self._first_said(file) == read[1]:
             return read[1]
-        return read[1] if content_digest(read[0]) == self._expected.get(file) else None
+        return self._as_written(file, read)
 
     def _sieved(self, own: sieve.OwnPages, files: Sequence[str]) -> dict[str, Judged]:
         judged = {}
