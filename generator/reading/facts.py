@@ -185,6 +185,16 @@ class Reading:
         """See ``exit_code``."""
         return exit_code(self.scope, self.facts)
 
+    def sections(self) -> list[tuple[Section, list[Fact]]]:
+        """Each section of the reading's scope, in reading order, with its facts: one pass
+        over the facts (a comparison has one for each check that moved) for all sections. A
+        fact of a section the scope does not read is left out, as a reading never reads it."""
+        found: dict[Section, list[Fact]] = {section: [] for section in SECTIONS[self.scope]}
+        for fact in self.facts:
+            if (facts := found.get(fact.section)) is not None:
+                facts.append(fact)
+        return list(found.items())
+
 
 def exit_code(scope: Scope, facts: tuple[Fact, ...]) -> int:
     """0 fine, 1 worse than the reference, 2 something could not be judged; 1 outranks 2.

@@ -29,7 +29,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from generator.reading.facts import SECTIONS, Fact, Param, Reading
+from generator.reading.facts import Fact, Param, Reading
 from generator.reading.formats import Formats, formats, places
 from generator.reading.locales import Phrases, catalog
 
@@ -59,9 +59,8 @@ def text(reading: Reading, locale: str) -> str:
     if reading.scope == "diff":
         keys = {"left": reading.run_key, "right": reading.reference_key or ""}
     lines = [phrases[f"title.{reading.scope}"].format(**keys)]
-    for section in SECTIONS[reading.scope]:
+    for section, facts in reading.sections():
         lines += ["", phrases[f"heading.{section}"]]
-        facts = [f for f in reading.facts if f.section == section]
         lines += [f"- {sentence(f, phrases)}" for f in facts] or [f"- {phrases['nothing']}"]
     return "\n".join(lines) + "\n"
 

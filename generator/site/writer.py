@@ -22,7 +22,7 @@ from jinja2 import Environment
 from markupsafe import Markup
 
 from generator.reading import catalog
-from generator.reading.facts import SECTIONS, Reading
+from generator.reading.facts import Reading
 from generator.reading.formats import formats
 from generator.reading.locales import against_previous
 from generator.reading.render import sentence
@@ -103,8 +103,7 @@ def reading_sections(
     reading against the run before (``previous``) names it so rather than "the reference"."""
     phrases = against_previous(locale) if previous else catalog(locale)
     sections = []
-    for section in SECTIONS[reading.scope]:
-        facts = [f for f in reading.facts if f.section == section]
+    for section, facts in reading.sections():
         kept = [f for f in facts if not (shown_elsewhere and f.kind.startswith(shown_elsewhere))]
         sentences = [sentence(f, phrases) for f in kept]
         if instead is not None and len(kept) < len(facts):
