@@ -14,10 +14,12 @@ site for. The build, in order:
    and search entries kept from the last build while its history stands still: ``suites``);
 5. wrap each body in its shell, and sieve every file written for every run's payload keys,
    while a process of its own sieves every file kept for the payload of the runs that arrived
-   (``site.kept``, handed its work once the runs are read);
+   (``site.kept``, handed its work as soon as those runs' keys are known: before the runs are
+   read, when so few arrived that the build reads them for it first, ``EARLY``);
 6. confirm what the sieves let through with the exact scan (``confirm``), and refuse the build
    on a leak;
-7. put the site in place (``apply``).
+7. put the site in place (``apply``), and sign the files it left there, so that the next
+   build's check takes them as written without reading them (``site.kept.sign``).
 
 The scan is as whole as a full build's: every file written is searched for the payload of
 every run, and every file kept (unchanged since the last build, which searched it for the
@@ -31,7 +33,7 @@ from __future__ import annotations
 
 import os
 import tempfile
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from contextlib import ExitStack
 from dataclasses import dataclass
 from datetime import datetime
@@ -51,12 +53,13 @@ from generator.publish.plan import (
     plan_pages,
     stale,
 )
-from generator.publish.source import Blobs, Committed, committed, created_at
+from generator.publish.source import Blobs, Committed, Listed, committed, created_at
 from generator.publish.suites import histories, home_and_suites, worse_known
 from generator.publish.work import (
     Chunk,
     Context,
     Written,
+    arrival_keys,
     chunks,
     read_chunk,
     run_in_processes,
@@ -64,7 +67,7 @@ from generator.publish.work import (
 )
 from generator.site import sieve
 from generator.site.build import TEMPLATES, SiteSettings, build_pages, environment
-from generator.site.kept import Kept, content_digest
+from generator.site.kept import Kept, content_digest, sign
 from generator.site.kept_check import KeptCheck
 from generator.site.labels import LOCALES
 from generator.site.look import read_look
@@ -203,11 +206,12 @@ class _Build:
     ) -> Published:
         head = self.head
         with building(self.out) as staging, ExitStack() as stack:
+            started = staging.stat().st_ctime_ns  # before the check reads anything
             old = None if full else Manifest.read(self.out)
             checking = None
             if old is not None:  # the check ends with this build, even one that restarts
                 checking = stack.enter_context(check or KeptCheck())
-                checking.start(self.out, old.files, self.jobs)
+                checking.start(self.out, old.files, self.jobs, self.cache.signatures(self.out))
             elif check is not None:
                 check.close()  # nothing kept to check: its memory goes now, not with the build
             known, known_worse = self.cache.known()
@@ -226,14 +230,17 @@ class _Build:
             context = Context(
                 head.git_dir, self.disclosure, self.cache, staging, self.settings.for_files
             )
-            learnt, own, bodies, worse = self._read(
-                context, chunks(plan, render, read, arrived, judge), tick
-            )
             kept = sorted({job.file for job in everything} - {job.file for job in render})
             arrivals = [n for n, listed in enumerate(head.runs) if listed.blob in arrived]
-            if checking is not None:
-                bounds = (sieve.AUTOMATON_FORMS, sieve.DFA_FORMS)
-                checking.send([own[head.runs[n].blob] for n in arrivals], bounds, kept)
+            early = len(arrivals) <= EARLY
+            own = self._own([head.runs[n] for n in arrivals]) if checking and early else {}
+            if checking is not None and early:
+                _hand(checking, [own[head.runs[n].blob] for n in arrivals], kept)
+            learnt, own_read, bodies, worse = self._read(
+                context, chunks(plan, render, read, arrived - set(own), judge), tick
+            )
+            if checking is not None and not early:
+                _hand(checking, [own_read[head.runs[n].blob] for n in arrivals], kept)
             worse = {**{b: w for b, w in against.items() if w is not None}, **worse}
             runs = {**{b: e for b, e in cached.items() if e is not None}, **learnt}
             summaries = {blob: summary for blob, (summary, _) in runs.items()}
@@ -280,15 +287,22 @@ class _Build:
                 files=files,
             )
             (built / MANIFEST).write_text(manifest.text(), encoding="utf-8")
+            staged = (built / MANIFEST).stat().st_ctime_ns
             if old is None or checked is None:
                 replace(built, self.out)
+                placed: Collection[str] = files
             else:
                 # A file is moved when its copy in place is not what this build made: made
                 # anew, or altered by hand (where its bytes happen to be this build's again).
-                moved = [f for f in present if old.files.get(f) != files[f] or f in checked.altered]
+                placed = {
+                    f for f in present if old.files.get(f) != files[f] or f in checked.altered
+                }
                 update(
-                    built, self.out, [MANIFEST, *moved], [f for f in old.files if f not in files]
+                    built, self.out, [MANIFEST, *placed], [f for f in old.files if f not in files]
                 )
+            seen = checked.seen if checked is not None else {}
+            signed = sign(self.out, files, placed, staged, seen, started)
+            self.cache.keep_signatures(self.out, signed)
         return Published(
             self.out,
             len(head.runs),
@@ -319,6 +333,12 @@ class _Build:
             for _ in chunk.runs:
                 tick()
         return learnt, own, bodies, worse
+
+    def _own(self, runs: Sequence[Listed]) -> dict[str, Keys]:
+        """The ``own_keys`` of the arrived ``runs``, read here before the processes read
+        them, so that the check of the kept pages can sieve them meanwhile."""
+        with Blobs(self.head.git_dir) as blobs:
+            return {listed.blob: arrival_keys(listed, blobs, self.disclosure) for listed in runs}
 
     def _check_moments(
         self, summaries: Mapping[str, RunSummary], moments: Mapping[str, datetime]
@@ -358,6 +378,17 @@ class _Build:
                 where[file] = path
                 candidates.append(Written(file, "", frozenset(runs)))
         return candidates, where
+
+
+EARLY = 4
+"""The most arrived runs a build reads itself for the check of the kept pages, before its
+processes read the runs (one of the bench's shape takes 25 ms); the check then sieves while
+they read. Past that, the processes hand it the keys of more runs sooner than this one would."""
+
+
+def _hand(checking: KeptCheck, keys: list[Keys], kept: Sequence[str]) -> None:
+    """Give the check its second pass: the arrived runs' ``keys``, and the ``kept`` pages."""
+    checking.send(keys, (sieve.AUTOMATON_FORMS, sieve.DFA_FORMS), kept)
 
 
 def _kept(checked: Kept, kept: Sequence[str], arrivals: Sequence[int]) -> list[Written]:

@@ -12,6 +12,7 @@ hold them whole), and losing it costs only time.
 
 from __future__ import annotations
 
+import hashlib
 import os
 import pickle
 import secrets
@@ -21,6 +22,7 @@ import time
 from collections.abc import Mapping
 from pathlib import Path
 
+from generator.site.kept import Signed
 from generator.site.sieve import Keys
 from generator.site.summary import RunSummary
 
@@ -127,6 +129,18 @@ class RunCache:
     def _pack(self, runs: Mapping[str, Learnt], worse: Mapping[tuple[str, str], int]) -> None:
         data = pickle.dumps((dict(runs), dict(worse)), protocol=pickle.HIGHEST_PROTOCOL)
         self._write(self.folder / f"{secrets.token_hex(8)}.pack", data)
+
+    def signatures(self, out: Path) -> Path:
+        """Where the signatures of the files of the site at ``out`` are kept (``kept.sign``):
+        one record for each folder the archive's site is built in."""
+        name = hashlib.sha256(os.fsencode(out.resolve())).hexdigest()[:32]
+        return self.folder / "sites" / name
+
+    def keep_signatures(self, out: Path, signed: Signed) -> None:
+        """Keep the signatures of the site just put in place at ``out``."""
+        path = self.signatures(out)
+        path.parent.mkdir(exist_ok=True)
+        self._write(path, pickle.dumps(signed, protocol=pickle.HIGHEST_PROTOCOL))
 
     def text(self, name: str, inputs: str) -> str | None:
         """The text kept under ``name`` (a suite page's body, its search entries) if it was made

@@ -222,6 +222,14 @@ def read_run_of(
     return reading, redact(run, disclosure)
 
 
+def arrival_keys(listed: Listed, blobs: Blobs, disclosure: Disclosure) -> Keys:
+    """The ``sieve.own_keys`` of a run that arrived: the forms the pages runsite writes would
+    carry its payload in."""
+    reading, redacted = read_run_of(listed, blobs, disclosure)
+    texts = payload_texts(reading.run, disclosure, bool(reading.unknown))
+    return own_keys(unshown(texts, redacted))
+
+
 def read_chunk(chunk: Chunk) -> Read:
     """Read the chunk's runs in order, keep what the cache lacks, write the bodies asked for."""
     context, blobs, sites = _shared()

@@ -6,12 +6,14 @@ and comparison page of the site, 160 MB at 1,000 runs; done last, it took a fift
 So the check starts with the build and works in two passes, each on a core the build is not
 using:
 
-1. as soon as it has imported what it needs, it reads every file of the last build and
-   compares each with the digest the last build's manifest gives it: the build does not know
-   yet which pages it keeps, but they are among these, and it puts back any other file not
-   what the last build wrote (edited by hand);
-2. once the build has read the runs, it is handed the pages it keeps and the arrived runs'
-   keys, and reads those pages again (from the page cache now) to sieve them. With no run
+1. as soon as it has imported what it needs, it checks every file of the last build against
+   the digest the last build's manifest gives it: the build does not know yet which pages it
+   keeps, but they are among these, and it puts back any other file not what the last build
+   wrote (edited by hand). A file whose signature is the one the last build signed it with
+   (``sign``) is not read: it has not changed since;
+2. once the build knows the arrived runs' keys (before it reads the runs, when few arrived),
+   it is handed them and the pages it keeps, and reads those pages again (from the page cache
+   now) to sieve them. With no run
    arrived there is nothing to sieve, and a build that only checks its pages waits for none.
 
 A page whose file changed between the passes (its inode, size or times) has its digest taken
@@ -22,9 +24,9 @@ build writes to it, and then holds each page it wrote twice (50 MiB more at 3,00
 the check was forked once the runs were read). Inside it, ``threads`` threads: reading a file,
 its digest and the automaton's search let go of the GIL.
 
-The process reads two pickles on its stdin, ``(site, expected, threads)`` (the files to check
-and their digests) and, when the build knows them, ``(keys, bounds, kept)``, and writes one
-``Kept`` to its stdout. The build's side of it is ``site.kept_check``.
+The process reads two pickles on its stdin, ``(site, expected, threads, record)`` (the files
+to check, their digests, and where the last build kept their signatures) and, when the build
+knows them, ``(keys, bounds, kept)``, and writes one ``Kept`` to its stdout. The build's side of it is ``site.kept_check``.
 """
 
 from __future__ import annotations
@@ -34,7 +36,7 @@ import os
 import pickle
 import stat
 import sys
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
@@ -50,6 +52,11 @@ def content_digest(data: bytes) -> str:
     return hashlib.sha256(data).hexdigest()
 
 
+Signature = tuple[int, int, int, int, int]
+"""What tells that a file changed without reading it: its device and inode, its size, and its
+modify and change times."""
+
+
 @dataclass(frozen=True)
 class Kept:
     """What the check found of the kept pages."""
@@ -59,11 +66,66 @@ class Kept:
     found: Mapping[str, frozenset[int]]
     """The kept pages that may carry the payload of arrived runs: their positions in the
     keys."""
+    seen: Mapping[str, Signature]
+    """The signature of each file found as the last build wrote it, when it was found so."""
 
 
-Signature = tuple[int, int, int, int]
-"""What tells that a file changed without reading it: its inode, size, and modify and change
-times."""
+Signed = dict[str, tuple[Signature, str]]
+"""The files a build left in place that the next build need not read: each one's signature,
+and its digest then."""
+
+
+def _signature(status: os.stat_result) -> Signature:
+    return (status.st_dev, status.st_ino, status.st_size, status.st_mtime_ns, status.st_ctime_ns)
+
+
+def sign(
+    site: Path,
+    files: Mapping[str, str],
+    placed: Collection[str],
+    staged: int,
+    seen: Mapping[str, Signature],
+    started: int,
+) -> Signed:
+    """The files of a site just put in place (``files``: their digests) that the next build may
+    take for what this one left without reading them: those whose signature can only be theirs
+    as long as they are unchanged.
+
+    Every change to a file moves its change time (``st_ctime``), which nobody can set back
+    but the system's clock, to the moment of the change. So a file whose change time is
+    earlier than a moment this build knew the file as written is unchanged since, and any later
+    change gives it another signature. A file this build ``placed`` was written in its private
+    staging folder before the manifest was (``staged``: that file's change time, from the same
+    clock). A file it kept was found as written by its check, with the signature it had then
+    (``seen``), and must not have changed since the build began (``started``). Strictly
+    earlier, as a clock that ticks coarsely (a FAT volume's, in two seconds) gives a change
+    made just after that moment the same time; the few files that leaves unsigned are read next
+    time, as every file of a site restored from a copy is."""
+    signed: Signed = {}
+    for file in placed:
+        try:
+            status = os.lstat(site / file)
+        except OSError:
+            continue
+        if stat.S_ISREG(status.st_mode) and status.st_ctime_ns < staged:
+            signed[file] = (_signature(status), files[file])
+    for file, signature in seen.items():
+        if file in files and file not in placed and signature[4] < started:
+            signed[file] = (signature, files[file])
+    return signed
+
+
+def _recorded(path: Path | None) -> Signed:
+    """The signatures kept at ``path``; none where there are none to read (a cache lost costs
+    only time)."""
+    if path is None:
+        return {}
+    try:
+        signed: Signed = pickle.loads(path.read_bytes())
+    except Exception:  # gone, cut short, or not a record: anything unpickling raises
+        return {}
+    return signed if isinstance(signed, dict) else {}
+
 
 Read = tuple[bytes, Signature]
 
@@ -87,7 +149,7 @@ def _contents(path: Path) -> Read | None:
         return None
     finally:
         os.close(handle)
-    return data, (status.st_ino, status.st_size, status.st_mtime_ns, status.st_ctime_ns)
+    return data, _signature(status)
 
 
 Judged = tuple[Signature | None, frozenset[int]]
@@ -98,20 +160,40 @@ it may carry."""
 class Checker:
     """The two passes of one check, in ``threads`` threads."""
 
-    def __init__(self, site: Path, expected: Mapping[str, str], threads: int) -> None:
-        """Start the first pass: each page of ``expected`` against its digest."""
+    def __init__(
+        self, site: Path, expected: Mapping[str, str], threads: int, signed: Signed | None = None
+    ) -> None:
+        """Start the first pass: each page of ``expected`` against its digest, or against its
+        signature where the last build ``signed`` it with this digest."""
         self._site = site
         self._expected = expected
+        self._signed = signed or {}
         self._pool = ThreadPoolExecutor(max(1, threads))
         files = list(expected)
         self._first: dict[str, Future[dict[str, Signature | None]]] = {}
         for start in range(0, len(files), BATCH):
             batch = files[start : start + BATCH]
-            self._first.update(dict.fromkeys(batch, self._pool.submit(self._signed, batch)))
+            self._first.update(dict.fromkeys(batch, self._pool.submit(self._first_pass, batch)))
 
-    def _signed(self, files: Sequence[str]) -> dict[str, Signature | None]:
+    def _first_pass(self, files: Sequence[str]) -> dict[str, Signature | None]:
         """Each file's signature if it is what the last build wrote, else None."""
-        return {file: self._as_written(file, _contents(self._site / file)) for file in files}
+        return {
+            file: self._unread(file) or self._as_written(file, _contents(self._site / file))
+            for file in files
+        }
+
+    def _unread(self, file: str) -> Signature | None:
+        """The file's signature if it is the one the last build signed it with, for the digest
+        the manifest gives it."""
+        signed = self._signed.get(file)
+        if signed is None or signed[1] != self._expected.get(file):
+            return None
+        try:
+            status = os.lstat(self._site / file)
+        except OSError:
+            return None
+        same = stat.S_ISREG(status.st_mode) and _signature(status) == signed[0]
+        return signed[0] if same else None
 
     def _as_written(self, file: str, read: Read | None) -> Signature | None:
         """``read``'s signature if its bytes are what the last build wrote of ``file`` (its
@@ -160,6 +242,7 @@ class Checker:
         return Kept(
             frozenset(file for file, (same, _) in judged.items() if same is None),
             {file: runs for file, (_, runs) in judged.items() if runs},
+            {file: same for file, (same, _) in judged.items() if same is not None},
         )
 
     def stop(self) -> None:
@@ -170,10 +253,10 @@ class Checker:
 def serve() -> None:
     """The process's side: the two passes in, what they found out."""
     try:
-        site, expected, threads = pickle.load(sys.stdin.buffer)
+        site, expected, threads, record = pickle.load(sys.stdin.buffer)
     except EOFError:  # the build ended before it sent the work
         return
-    checker = Checker(site, expected, threads)
+    checker = Checker(site, expected, threads, _recorded(record))
     try:
         keys, bounds, kept = pickle.load(sys.stdin.buffer)
     except EOFError:

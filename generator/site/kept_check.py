@@ -58,11 +58,14 @@ class KeptCheck:
         except BrokenPipeError:  # the process is gone: results() will say so
             pass
 
-    def start(self, site: Path, expected: Mapping[str, str], threads: int) -> None:
+    def start(
+        self, site: Path, expected: Mapping[str, str], threads: int, record: Path | None
+    ) -> None:
         """The first pass, in ``threads`` threads: each file of the last build in ``site``
-        against its digest there (``expected``). Sent from a thread of its own, as the process
-        may still be importing and the pickle is larger than a pipe holds."""
-        work = pickle.dumps((site, dict(expected), threads), pickle.HIGHEST_PROTOCOL)
+        against its digest there (``expected``), or its signature where the last build kept
+        one (``record``, see ``kept.sign``). Sent from a thread of its own, as the process may
+        still be importing and the pickle is larger than a pipe holds."""
+        work = pickle.dumps((site, dict(expected), threads, record), pickle.HIGHEST_PROTOCOL)
         self._sending = threading.Thread(target=self._send, args=(work, False), daemon=True)
         self._sending.start()
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import filecmp
 import json
+import os
 import shutil
 import subprocess
 from collections.abc import Callable
@@ -14,6 +15,7 @@ from typing import Any
 import pytest
 from click.testing import Result
 
+import generator.publish
 import generator.site.sieve
 from tests._helpers import a_run_at
 
@@ -56,13 +58,16 @@ def grown(
     return grow
 
 
-@pytest.fixture(params=["automaton", "arrays"])
+@pytest.fixture(params=["automaton", "arrays", "keys from the processes"])
 def kept_sieve(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> None:
     """Each way a build sieves the pages it keeps for the arrived runs' heads: with an automaton
     while they are few, with the sieve's arrays past ``AUTOMATON_FORMS`` (the bound the check's
-    own process is handed by the build)."""
+    own process is handed by the build); and with the heads of runs the build's processes
+    read, as it takes them past ``EARLY`` arrived runs, not before they read."""
     if request.param == "arrays":
         monkeypatch.setattr(generator.site.sieve, "AUTOMATON_FORMS", 0)
+    if request.param == "keys from the processes":
+        monkeypatch.setattr(generator.publish, "EARLY", 0)
 
 
 def _build(runsite: Callable[..., Result], archive: Path, out: Path, *extra: str) -> Result:
@@ -243,6 +248,28 @@ def test_a_kept_page_undone_by_hand_makes_the_next_build_a_full_one(
     else:
         page.unlink()
         page.mkdir()
+    grown(4)
+    result = _build(runsite, archive, site)
+    assert result.exit_code == 0, result.output
+    assert _unlike_a_full_build(runsite, archive, site) == []
+
+
+def test_a_kept_page_edited_with_its_length_and_modify_time_kept_is_not_kept(
+    archive: Path, runsite: Callable[..., Result], grown: Callable[..., None]
+):
+    """A page two builds left in place (the second signs it, unread since), then edited to
+    bytes of the same length with its modify time set back: the next build still finds it is
+    not what the last one wrote, and gives a full build's bytes."""
+    for second in (1, 2, 3):
+        grown(second)
+    site = archive / "site"
+    for _ in range(2):
+        assert _build(runsite, archive, site).exit_code == 0
+    page = next((site / "runs/acme/support").glob("*10-00-01*/index.html"))
+    before = page.stat()
+    page.write_bytes(page.read_bytes().replace(b"<p>", b"<i>", 1))
+    os.utime(page, ns=(before.st_atime_ns, before.st_mtime_ns))
+    assert (page.stat().st_ino, page.stat().st_size) == (before.st_ino, before.st_size)
     grown(4)
     result = _build(runsite, archive, site)
     assert result.exit_code == 0, result.output

@@ -12,6 +12,7 @@ import pickle
 import subprocess
 import sys
 import urllib.parse
+from pathlib import Path
 
 import pytest
 from hypothesis import given, settings
@@ -215,6 +216,56 @@ def test_a_page_changed_between_the_passes_is_judged_by_what_the_second_read(tmp
     assert checked.found == {"page.html": frozenset({0})}
 
 
+def test_a_page_is_signed_only_if_unchanged_since_the_build_knew_it_and_read_once_changed(
+    tmp_path,
+):
+    """A build signs a page it placed if its last change came before the manifest's, and a
+    page it kept if that came before the build began; the next check takes a signed page as
+    written unread, and reads it again once it changed, even to bytes of the same length with
+    its modify time set back (only its change time then tells)."""
+    kept, placed, late = (tmp_path / name for name in ("kept.html", "placed.html", "late.html"))
+    kept.write_text("<p>kept since an earlier build</p>", encoding="utf-8")
+    started = _a_moment_after(tmp_path / "started")
+    placed.write_text("<p>placed by this build</p>", encoding="utf-8")
+    staged = _a_moment_after(tmp_path / "manifest")
+    late.write_text("<p>changed after the manifest</p>", encoding="utf-8")
+    expected = {
+        path.name: hashlib.sha256(path.read_bytes()).hexdigest() for path in (kept, placed, late)
+    }
+    first = kept_module.Checker(tmp_path, expected, 1).finish([], list(expected))
+    placed_now = {"placed.html", "late.html"}
+    signed = kept_module.sign(tmp_path, expected, placed_now, staged, first.seen, started)
+    assert set(signed) == {"kept.html", "placed.html"}
+    assert (
+        kept_module.Checker(tmp_path, expected, 1, signed).finish([], list(expected)).altered
+        == frozenset()
+    )
+    before = placed.stat()
+    placed.write_text("<p>PLACED by this build</p>", encoding="utf-8")
+    os.utime(placed, ns=(before.st_atime_ns, before.st_mtime_ns))
+    assert (placed.stat().st_size, placed.stat().st_mtime_ns) == (
+        before.st_size,
+        before.st_mtime_ns,
+    )
+    checked = kept_module.Checker(tmp_path, expected, 1, signed).finish([], list(expected))
+    assert checked.altered == frozenset({"placed.html"})
+
+
+def _a_moment_after(marker: Path) -> int:
+    """The change time of a file made once the clock has moved past every change made before,
+    however coarsely it ticks."""
+    marker.write_bytes(b"")
+    first = marker.stat().st_ctime_ns
+    while (moment := _touched(marker)) == first:
+        pass
+    return moment
+
+
+def _touched(marker: Path) -> int:
+    marker.write_bytes(b"")
+    return marker.stat().st_ctime_ns
+
+
 def test_the_kept_pages_check_ends_quietly_when_the_build_is_gone(tmp_path):
     """A build killed outright leaves its check's results unread: the check ends without a
     word on the terminal they shared."""
@@ -224,7 +275,7 @@ def test_the_kept_pages_check_ends_quietly_when_the_build_is_gone(tmp_path):
         (tmp_path / file).write_text("<p>a kept page</p>" * 10_000, encoding="utf-8")
     task = (
         pickle.dumps(sys.path)
-        + pickle.dumps((tmp_path, files, 2))
+        + pickle.dumps((tmp_path, files, 2, None))
         + pickle.dumps(([own_keys(["a kept page's payload"])], (1000, 1000), list(files)))
     )
     read, write = os.pipe()
