@@ -58,22 +58,39 @@ def changes(runs: Sequence[RunSummary]) -> list[tuple[int, tuple[str, ...]]]:
     return found
 
 
+@dataclass(frozen=True)
+class Axis:
+    """What every history chart of a suite shares: each run's moment as the axis writes it,
+    and a mark wherever the suite's rules, judge or target changed, named."""
+
+    seconds: bool
+    """Whether the moments are written to the second (``needs_seconds``)."""
+    ticks: tuple[str, ...]
+    marks: tuple[tuple[int, str], ...]
+
+
+def history_axis(runs: Sequence[RunSummary], labels: Mapping[str, str], figures: Formats) -> Axis:
+    """The axis of a suite's history charts (its runs oldest first), in the page's language."""
+    moments = [run.created_at for run in runs]
+    seconds = needs_seconds(moments)
+    marks = tuple(
+        (n, ", ".join(labels[f"chart.changed.{what}"] for what in moved))
+        for n, moved in changes(runs)
+    )
+    return Axis(seconds, tuple(figures.moment_short(m, seconds) for m in moments), marks)
+
+
 def history_chart(
-    runs: Sequence[RunSummary], check: str, labels: Mapping[str, str], figures: Formats
+    runs: Sequence[RunSummary], check: str, axis: Axis, labels: Mapping[str, str]
 ) -> Chart:
-    """``check``'s score per run (oldest first), its min–max band, its threshold, and a marker
-    wherever the suite's rules, judge or target changed; each run named by its moment, as the
-    page's language writes it, on the axis and in the table.
+    """``check``'s score per run (oldest first), its min–max band, its threshold, and the marks
+    of ``axis``; each run named by its moment on the axis and in the table.
 
     Its rows are one flat list, four numbers a run in millionths (score, min, max, threshold;
     None where the run did not judge the check), and ``digits`` the decimals its table shows
     them at. The table is written by ``charts.js`` from the same rows: a suite of 250 runs
     and 6 checks would otherwise carry 6,000 numbers twice."""
     points = [run.point(check) for run in runs]
-    marks = changes(runs)
-    named = {n: ", ".join(labels[f"chart.changed.{what}"] for what in moved) for n, moved in marks}
-    moments = [run.created_at for run in runs]
-    seconds = needs_seconds(moments)
     found = [p for p in points if p]
     tolerance = next((run.tolerance(check) for run in runs if run.tolerance(check)), None)
     digits = places(
@@ -82,14 +99,14 @@ def history_chart(
     )
     data = {
         "kind": "history",
-        "ticks": [figures.moment_short(moment, seconds) for moment in moments],
+        "ticks": list(axis.ticks),
         "rows": [
             millionths(value)
             for p in points
             for value in ((p.score, p.low, p.high, p.threshold) if p else (None,) * 4)
         ],
         "digits": digits,
-        "marks": [[n, text] for n, text in named.items()],
+        "marks": [list(mark) for mark in axis.marks],
         "labels": {k: labels[f"chart.{k}"] for k in ("score", "band", "threshold")},
     }
     columns = (

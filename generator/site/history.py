@@ -10,7 +10,7 @@ from typing import Any
 
 from generator.reading.formats import needs_seconds
 from generator.site.cases import case_anchor
-from generator.site.charts import Chart, history_chart, sparkline
+from generator.site.charts import Chart, history_axis, history_chart, sparkline
 from generator.site.shell import page_address, placeholder_markdown
 from generator.site.summary import RunSummary, status_of
 from generator.site.writer import Page, Writer, href, run_path, suite_path, yaml_title
@@ -112,14 +112,14 @@ class HistoryPages(Writer):
         path = suite_path(history.tenant, history.suite)
         heading = f"{history.tenant} · {history.suite}"
         names = list(dict.fromkeys(p.check for run in history.runs for p in run.points))
+        axis = history_axis(history.runs, self.t, self.f)
         charts: list[tuple[str, Chart]] = [
-            (name, history_chart(history.runs, name, self.t, self.f)) for name in names
+            (name, history_chart(history.runs, name, axis, self.t)) for name in names
         ]
-        seconds = needs_seconds([run.created_at for run in history.runs])
         runs = [
             {
                 "href": href(path, run_path(run.tenant, run.suite, run.key)),
-                "created_at": self.when_short(run.created_at, seconds),
+                "created_at": self.when_short(run.created_at, axis.seconds),
                 "status": history.status(run),
                 "rate": self.rate(run.passing),
                 "summary": self.counts(run.passed, run.failed, run.errored),
