@@ -37,6 +37,11 @@ class SuiteRuns:
     worse: Mapping[str, int] = field(default_factory=dict)
     """For each run with a reference other than itself, by key: its checks worse than it."""
 
+    @property
+    def heading(self) -> str:
+        """The suite as its pages, the home page and the search name it."""
+        return f"{self.tenant} · {self.suite}"
+
     def status(self, run: RunSummary) -> str:
         """A run's status at a glance (``status_of``)."""
         return status_of(run.failed, run.errored, self.worse.get(run.key))
@@ -99,18 +104,16 @@ class HistoryPages(Writer):
     def suite(self, history: SuiteRuns, body: str | None = None) -> Page:
         """A suite's page; ``body`` is its article as this code wrote it for the same history
         before, which a build keeps (a suite page at a thousand runs is 50 ms to write)."""
-        heading = f"{history.tenant} · {history.suite}"
         body = self.suite_body(history) if body is None else body
         return Page(
             suite_path(history.tenant, history.suite),
-            placeholder_markdown(yaml_title(heading)),
+            placeholder_markdown(yaml_title(history.heading)),
             body,
         )
 
     def suite_body(self, history: SuiteRuns) -> str:
         """A suite's article: its runs' charts, its runs, its reference, its cases' grid."""
         path = suite_path(history.tenant, history.suite)
-        heading = f"{history.tenant} · {history.suite}"
         names = list(dict.fromkeys(p.check for run in history.runs for p in run.points))
         axis = history_axis(history.runs, self.t, self.f)
         charts: list[tuple[str, Chart]] = [
@@ -142,7 +145,7 @@ class HistoryPages(Writer):
         return self._body(
             "suite",
             path,
-            heading,
+            history.heading,
             tenant=history.tenant,
             suite=history.suite,
             status=history.status(latest),
@@ -156,7 +159,7 @@ class HistoryPages(Writer):
     def search_home(self, suites: Sequence[SuiteRuns]) -> dict[str, str]:
         """The home page's entry of the search index (mkdocs indexes none of runsite's pages),
         by its suites: the first entry, before each suite's (``search_suite``)."""
-        names = [f"{history.tenant} · {history.suite}" for history in suites]
+        names = [history.heading for history in suites]
         return _entry("", self.t["home.title"], " ".join(names))
 
     def search_suite(self, history: SuiteRuns) -> list[dict[str, str]]:
@@ -180,7 +183,7 @@ class HistoryPages(Writer):
         entries.append(
             _entry(
                 suite,
-                f"{history.tenant} · {history.suite}",
+                history.heading,
                 " ".join([history.tenant, history.suite, *checks]),
             )
         )
