@@ -98,9 +98,9 @@ def sign(
     staging folder before the manifest was (``staged``: that file's change time, from the same
     clock). A file it kept was found as written by its check, with the signature it had then
     (``seen``), and must not have changed since the build began (``started``). Strictly
-    earlier, as a clock that ticks coarsely (a FAT volume's, in two seconds) gives a change
-    made just after that moment the same time; the few files that leaves unsigned are read next
-    time, as every file of a site restored from a copy is."""
+    earlier, as a filesystem whose times are coarse gives a change made just after that moment
+    the same time; the few files that leaves unsigned are read next time, as every file of a
+    site restored from a copy is."""
     signed: Signed = {}
     for file in placed:
         try:
