@@ -53,7 +53,7 @@ from generator.publish.plan import (
     plan_pages,
     stale,
 )
-from generator.publish.source import Blobs, Committed, Listed, committed, created_at
+from generator.publish.source import Blobs, Committed, committed, created_at
 from generator.publish.suites import histories, home_and_suites, worse_known
 from generator.publish.work import (
     Chunk,
@@ -65,7 +65,6 @@ from generator.publish.work import (
     run_in_processes,
     wrap,
 )
-from generator.site import sieve
 from generator.site.build import TEMPLATES, SiteSettings, build_pages, environment
 from generator.site.kept import Kept, content_digest, sign
 from generator.site.kept_check import KeptCheck
@@ -233,14 +232,15 @@ class _Build:
             kept = sorted({job.file for job in everything} - {job.file for job in render})
             arrivals = [n for n, listed in enumerate(head.runs) if listed.blob in arrived]
             early = len(arrivals) <= EARLY
-            own = self._own([head.runs[n] for n in arrivals]) if checking and early else {}
+            own: dict[str, Keys] = {}
             if checking is not None and early:
-                _hand(checking, [own[head.runs[n].blob] for n in arrivals], kept)
+                own = arrival_keys(head.git_dir, [head.runs[n] for n in arrivals], self.disclosure)
+                checking.send([own[head.runs[n].blob] for n in arrivals], kept)
             learnt, own_read, bodies, worse = self._read(
                 context, chunks(plan, render, read, arrived - set(own), judge), tick
             )
             if checking is not None and not early:
-                _hand(checking, [own_read[head.runs[n].blob] for n in arrivals], kept)
+                checking.send([own_read[head.runs[n].blob] for n in arrivals], kept)
             worse = {**{b: w for b, w in against.items() if w is not None}, **worse}
             runs = {**{b: e for b, e in cached.items() if e is not None}, **learnt}
             summaries = {blob: summary for blob, (summary, _) in runs.items()}
@@ -334,12 +334,6 @@ class _Build:
                 tick()
         return learnt, own, bodies, worse
 
-    def _own(self, runs: Sequence[Listed]) -> dict[str, Keys]:
-        """The ``own_keys`` of the arrived ``runs``, read here before the processes read
-        them, so that the check of the kept pages can sieve them meanwhile."""
-        with Blobs(self.head.git_dir) as blobs:
-            return {listed.blob: arrival_keys(listed, blobs, self.disclosure) for listed in runs}
-
     def _check_moments(
         self, summaries: Mapping[str, RunSummary], moments: Mapping[str, datetime]
     ) -> None:
@@ -384,11 +378,6 @@ EARLY = 4
 """The most arrived runs a build reads itself for the check of the kept pages, before its
 processes read the runs (one of the bench's shape takes 25 ms); the check then sieves while
 they read. Past that, the processes hand it the keys of more runs sooner than this one would."""
-
-
-def _hand(checking: KeptCheck, keys: list[Keys], kept: Sequence[str]) -> None:
-    """Give the check its second pass: the arrived runs' ``keys``, and the ``kept`` pages."""
-    checking.send(keys, (sieve.AUTOMATON_FORMS, sieve.DFA_FORMS), kept)
 
 
 def _kept(checked: Kept, kept: Sequence[str], arrivals: Sequence[int]) -> list[Written]:

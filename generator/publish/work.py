@@ -222,12 +222,16 @@ def read_run_of(
     return reading, redact(run, disclosure)
 
 
-def arrival_keys(listed: Listed, blobs: Blobs, disclosure: Disclosure) -> Keys:
-    """The ``sieve.own_keys`` of a run that arrived: the forms the pages runsite writes would
-    carry its payload in."""
-    reading, redacted = read_run_of(listed, blobs, disclosure)
-    texts = payload_texts(reading.run, disclosure, bool(reading.unknown))
-    return own_keys(unshown(texts, redacted))
+def arrival_keys(git_dir: Path, runs: Sequence[Listed], disclosure: Disclosure) -> dict[str, Keys]:
+    """The ``sieve.own_keys`` of runs that arrived, by blob id: the forms the pages runsite
+    writes would carry their payload in."""
+    keys = {}
+    with Blobs(git_dir) as blobs:
+        for listed in runs:
+            reading, redacted = read_run_of(listed, blobs, disclosure)
+            texts = payload_texts(reading.run, disclosure, bool(reading.unknown))
+            keys[listed.blob] = own_keys(unshown(texts, redacted))
+    return keys
 
 
 def read_chunk(chunk: Chunk) -> Read:

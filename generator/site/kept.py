@@ -13,8 +13,8 @@ using:
    (``sign``) is not read: it has not changed since;
 2. once the build knows the arrived runs' keys (before it reads the runs, when few arrived),
    it is handed them and the pages it keeps, and reads those pages again (from the page cache
-   now) to sieve them. With no run
-   arrived there is nothing to sieve, and a build that only checks its pages waits for none.
+   now) to sieve them. With no run arrived there is nothing to sieve, and a build that only
+   checks its pages waits for none.
 
 A page whose file changed between the passes (its inode, size or times) has its digest taken
 again from what the second pass read, so the digest and the sieve judge the same bytes.
@@ -26,7 +26,8 @@ its digest and the automaton's search let go of the GIL.
 
 The process reads two pickles on its stdin, ``(site, expected, threads, record)`` (the files
 to check, their digests, and where the last build kept their signatures) and, when the build
-knows them, ``(keys, bounds, kept)``, and writes one ``Kept`` to its stdout. The build's side of it is ``site.kept_check``.
+knows them, ``(keys, bounds, kept)``, and writes one ``Kept`` to its stdout. The build's
+side of it is ``site.kept_check``.
 """
 
 from __future__ import annotations

@@ -69,11 +69,15 @@ class KeptCheck:
         self._sending = threading.Thread(target=self._send, args=(work, False), daemon=True)
         self._sending.start()
 
-    def send(self, keys: Sequence[Keys], bounds: tuple[int, int], kept: Sequence[str]) -> None:
+    def send(self, keys: Sequence[Keys], kept: Sequence[str]) -> None:
         """The second pass: sieve ``kept`` (the pages the build keeps) for ``keys`` (the
-        ``own_keys`` of each arrived run), with the sieve's bounds as the build has them."""
+        ``own_keys`` of each arrived run), with the sieve's bounds as the build has them (the
+        process imported its own copy of them)."""
+        from generator.site import sieve  # the build has it by now; the check's start does not
+
         assert self._sending is not None, "start() comes first"
         self._sending.join()
+        bounds = (sieve.AUTOMATON_FORMS, sieve.DFA_FORMS)
         self._send(pickle.dumps((list(keys), bounds, list(kept)), pickle.HIGHEST_PROTOCOL), True)
 
     def results(self) -> Kept:
