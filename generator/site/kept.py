@@ -263,7 +263,7 @@ def serve() -> None:
     except EOFError:
         checker.stop()
         return
-    sieve.AUTOMATON_FORMS, sieve.DFA_FORMS = bounds
+    sieve.AUTOMATON_FORMS, sieve.DFA_BYTES = bounds
     found = checker.finish(keys, kept)
     try:
         sys.stdout.buffer.write(pickle.dumps(found, pickle.HIGHEST_PROTOCOL))

@@ -77,7 +77,7 @@ class KeptCheck:
 
         assert self._sending is not None, "start() comes first"
         self._sending.join()
-        bounds = (sieve.AUTOMATON_FORMS, sieve.DFA_FORMS)
+        bounds = (sieve.AUTOMATON_FORMS, sieve.DFA_BYTES)
         self._send(pickle.dumps((list(keys), bounds, list(kept)), pickle.HIGHEST_PROTOCOL), True)
 
     def results(self) -> Kept:

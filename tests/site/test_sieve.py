@@ -76,7 +76,7 @@ def test_the_sieve_keys_the_ends_of_every_form_the_exact_scan_seeks(payload):
 @pytest.mark.parametrize(
     ("automaton", "dfa"),
     [
-        (sieve_module.AUTOMATON_FORMS, sieve_module.DFA_FORMS),
+        (sieve_module.AUTOMATON_FORMS, sieve_module.DFA_BYTES),
         (sieve_module.AUTOMATON_FORMS, 0),
         (0, 0),
     ],
@@ -90,7 +90,7 @@ def test_a_kept_page_is_sieved_for_every_form_and_case_its_templates_write_a_val
     the page carries in a form of runsite's templates, and not one whose string it only begins
     with."""
     monkeypatch.setattr(sieve_module, "AUTOMATON_FORMS", automaton)
-    monkeypatch.setattr(sieve_module, "DFA_FORMS", dfa)
+    monkeypatch.setattr(sieve_module, "DFA_BYTES", dfa)
     sieve = OwnPages([own_keys(["Jane O'Neil, 4 Privet Drive"]), own_keys(["Müller-Lüdenscheidt"])])
     for page, runs in (
         (b"<td>Jane O&#39;Neil, 4 Privet Drive</td>", {0}),
@@ -109,9 +109,9 @@ def _kept_sieves(payloads: list[list[str]], monkeypatch: pytest.MonkeyPatch) -> 
     """``OwnPages`` over ``payloads`` in each of its ways: a DFA, the automaton, the arrays."""
     keys = [own_keys(payload) for payload in payloads]
     made = []
-    for automaton, dfa in ((10**6, 10**6), (10**6, 0), (0, 0)):
+    for automaton, dfa in ((10**6, 10**12), (10**6, 0), (0, 0)):
         monkeypatch.setattr(sieve_module, "AUTOMATON_FORMS", automaton)
-        monkeypatch.setattr(sieve_module, "DFA_FORMS", dfa)
+        monkeypatch.setattr(sieve_module, "DFA_BYTES", dfa)
         made.append(OwnPages(keys))
     return made
 
