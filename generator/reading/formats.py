@@ -32,7 +32,7 @@ string as stored.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Collection, Iterable
 from datetime import UTC, datetime
 from decimal import ROUND_HALF_UP, Decimal
 from functools import cache, lru_cache
@@ -114,7 +114,16 @@ def places(
     ``PLACES``, and as many more (up to six) as it takes for different ``values`` to print
     differently and for each of ``changes`` (differences between scores) that is not zero to
     print as neither zero nor another change."""
-    groups = ({millionths(v) for v in values}, {millionths(c) for c in changes} | {0})
+    return figure_places(
+        {millionths(v) for v in values}, tolerance, {millionths(c) for c in changes}
+    )
+
+
+def figure_places(
+    figures: Collection[int], tolerance: float | None = None, changes: Collection[int] = ()
+) -> int:
+    """``places`` of figures and changes already in millionths."""
+    groups = (set(figures), {*changes, 0})
     found = _least(tolerance)
     while found < PRECISION and not all(
         len({at_places(v, found) for v in group}) == len(group) for group in groups

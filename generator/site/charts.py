@@ -16,7 +16,7 @@ from typing import Any
 
 from generator.document.redacted import RedactedRun
 from generator.reading.checks import checks_by_case
-from generator.reading.formats import Formats, needs_seconds, places
+from generator.reading.formats import Formats, figure_places, needs_seconds
 from generator.reading.formats import millionths as stored_millionths
 from generator.reading.memo import once_per_run
 from generator.reading.table import Row
@@ -91,21 +91,17 @@ def history_chart(
     them at. The table is written by ``charts.js`` from the same rows: a suite of 250 runs
     and 6 checks would otherwise carry 6,000 numbers twice."""
     points = [run.point(check) for run in runs]
-    found = [p for p in points if p]
-    tolerance = next((run.tolerance(check) for run in runs if run.tolerance(check)), None)
-    digits = places(
-        [v for p in found for v in (p.score, p.low, p.high, p.threshold) if v is not None],
-        tolerance,
-    )
+    tolerance = next((p.tolerance for p in points if p and p.tolerance), None)
+    rows = [
+        figure
+        for p in points
+        for figure in ((p.score, p.low, p.high, p.threshold) if p else (None,) * 4)
+    ]
     data = {
         "kind": "history",
         "ticks": list(axis.ticks),
-        "rows": [
-            millionths(value)
-            for p in points
-            for value in ((p.score, p.low, p.high, p.threshold) if p else (None,) * 4)
-        ],
-        "digits": digits,
+        "rows": rows,
+        "digits": figure_places({figure for figure in rows if figure is not None}, tolerance),
         "marks": [list(mark) for mark in axis.marks],
         "labels": {k: labels[f"chart.{k}"] for k in ("score", "band", "threshold")},
     }

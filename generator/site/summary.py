@@ -15,17 +15,20 @@ from typing import Any
 
 from generator.document.numbers import at_precision
 from generator.document.redacted import RedactedCase, RedactedRun, RedactedVerdict
+from generator.reading.formats import millionths
 
 
 @dataclass(frozen=True)
 class Point:
-    """One check in one run: its mean score and the range of what was measured."""
+    """One check in one run: its mean score and the range of what was measured, in millionths
+    (``formats.millionths``), as a suite's chart carries them: counted once, when the run is
+    summarised, instead of at every build for every run of the suite."""
 
     check: str
-    score: float | None
-    low: float | None
-    high: float | None
-    threshold: float | None
+    score: int | None
+    low: int | None
+    high: int | None
+    threshold: int | None
     tolerance: float | None = None
 
 
@@ -86,12 +89,13 @@ def _point(check: str, verdicts: list[RedactedVerdict]) -> Point:
     lows = [v.sample_min if v.sample_min is not None else v.score for v in scored]
     highs = [v.sample_max if v.sample_max is not None else v.score for v in scored]
     scores = [v.score for v in scored if v.score is not None]
+    threshold = verdicts[0].threshold
     return Point(
         check,
-        at_precision(sum(scores) / len(scores)) if scores else None,
-        min(x for x in lows if x is not None) if scored else None,
-        max(x for x in highs if x is not None) if scored else None,
-        verdicts[0].threshold,
+        millionths(sum(scores) / len(scores)) if scores else None,
+        millionths(min(x for x in lows if x is not None)) if scored else None,
+        millionths(max(x for x in highs if x is not None)) if scored else None,
+        None if threshold is None else millionths(threshold),
         verdicts[0].tolerance,
     )
 
