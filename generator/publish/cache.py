@@ -4,10 +4,12 @@ A run document never changes under its blob id, so what a build derives from it 
 its suite's page and the home page show, and the sieve's keys of its payload) is kept under
 that id, for the code and the disclosure it was derived under, in packs (each the work of one
 process of one build, pickled: the cache is runsite's own, like the templates it keeps compiled
-beside it). A build then reads only the runs that arrived since the last one. The cache lives
-in the archive's own ``.runsite/`` folder, which ignores itself in git. Of each payload string
-it holds the first 16 bytes, the last 4 and the length, not the rest (the documents beside it
-hold them whole), and losing it costs only time.
+beside it), the keys in a file beside each pack. A build then reads only the runs that arrived
+since the last one. It also keeps the sieve it made of every run's keys, which later builds map
+from its files instead of making it again, sieving apart for the runs it lacks: so a rebuild
+reads no run's keys but those. The cache lives in the archive's own ``.runsite/`` folder, which
+ignores itself in git. Of each payload string it holds the first 16 bytes, the last 4 and the
+length, not the rest (the documents beside it hold them whole), and losing it costs only time.
 """
 
 from __future__ import annotations
@@ -19,11 +21,11 @@ import secrets
 import shutil
 import tempfile
 import time
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 
 from generator.site.kept import Signed
-from generator.site.sieve import Keys
+from generator.site.sieve import Keys, Sieve
 from generator.site.summary import RunSummary
 
 FOLDER = ".runsite"
@@ -32,9 +34,10 @@ Learnt = tuple[RunSummary, Keys]
 """What a build learns of a run: its summary, for the pages of its suite and the home page, and
 the sieve's keys of its payload."""
 
-Known = tuple[dict[str, Learnt], dict[tuple[str, str], int]]
-"""What a cache holds: what was learnt of each run, by blob id; and how many of a run's checks
-got worse against a reference run, by the blob ids of both."""
+Known = tuple[dict[str, RunSummary], dict[tuple[str, str], int]]
+"""What a cache holds: the summary of each run, by blob id; and how many of a run's checks got
+worse against a reference run, by the blob ids of both. (The keys of each run's payload it
+holds apart, as a build needs only those of the runs the last build's sieve lacks: ``keys``.)"""
 
 PACKS = 128
 """Packs past which a build merges them into one. Each process of a build that learnt something
@@ -75,6 +78,8 @@ class RunCache:
                 shutil.rmtree(other, ignore_errors=True)
         self.mkdocs = self._base / "mkdocs"
         """What mkdocs keeps: the theme's compiled templates, and its last output."""
+        self._keyed: dict[str, Path] = {}
+        """The file that holds each known run's keys, as ``known`` found them."""
 
     @property
     def templates(self) -> Path:
@@ -102,23 +107,48 @@ class RunCache:
         return self.folder / f"{blob}{suffix}"
 
     def known(self) -> Known:
-        """What the builds before learnt: every pack, read once (one that cannot be read is
-        passed over, as losing it costs only time); past ``PACKS`` of them, merged into one."""
-        runs: dict[str, Learnt] = {}
+        """What the builds before learnt: every pack, read once (one that cannot be read, or
+        whose keys are gone, is passed over, as losing it costs only time); past ``PACKS`` of
+        them, merged into one."""
+        summaries: dict[str, RunSummary] = {}
         worse: dict[tuple[str, str], int] = {}
         packs = sorted(self.folder.glob("*.pack"))
         for pack in packs:
+            keys = pack.with_suffix(".keys")
             try:
-                more_runs, more_worse = pickle.loads(pack.read_bytes())
-                runs.update(more_runs)
-                worse.update(more_worse)
+                more_summaries, more_worse = pickle.loads(pack.read_bytes())
+                if not keys.is_file():
+                    continue
             except Exception:  # unreadable, cut short, or not a pack: anything unpickling raises
                 continue
+            summaries.update(more_summaries)
+            worse.update(more_worse)
+            self._keyed.update(dict.fromkeys(more_summaries, keys))
         if len(packs) > PACKS:
-            self._pack(runs, worse)
+            learnt = self.keys(summaries)
+            summaries = {blob: summaries[blob] for blob in learnt}
+            merged = self._pack({b: (summaries[b], learnt[b]) for b in learnt}, worse)
             for pack in packs:
                 pack.unlink(missing_ok=True)
-        return runs, worse
+                pack.with_suffix(".keys").unlink(missing_ok=True)
+            self._keyed = dict.fromkeys(learnt, merged)
+        return summaries, worse
+
+    def keys(self, blobs: Iterable[str]) -> dict[str, Keys]:
+        """The payload keys of the runs ``known`` found, of those among ``blobs`` whose keys
+        can be read (the others' runs are to be read again)."""
+        wanted: dict[Path, list[str]] = {}
+        for blob in blobs:
+            if blob in self._keyed:
+                wanted.setdefault(self._keyed[blob], []).append(blob)
+        found = {}
+        for path, some in wanted.items():
+            try:
+                held = pickle.loads(path.read_bytes())
+                found.update({blob: held[blob] for blob in some})
+            except Exception:  # gone or cut short since ``known`` looked: read again
+                self._keyed = {b: p for b, p in self._keyed.items() if p != path}
+        return found
 
     def keep(self, runs: Mapping[str, Learnt], worse: Mapping[tuple[str, str], int]) -> None:
         """Keep what a build learnt (of its runs, and how many checks got worse against which
@@ -126,9 +156,38 @@ class RunCache:
         if runs or worse:
             self._pack(runs, worse)
 
-    def _pack(self, runs: Mapping[str, Learnt], worse: Mapping[tuple[str, str], int]) -> None:
-        data = pickle.dumps((dict(runs), dict(worse)), protocol=pickle.HIGHEST_PROTOCOL)
-        self._write(self.folder / f"{secrets.token_hex(8)}.pack", data)
+    def _pack(self, runs: Mapping[str, Learnt], worse: Mapping[tuple[str, str], int]) -> Path:
+        """A pack of summaries and how many got worse, and beside it the runs' keys (the file
+        returned): written first, as a pack whose keys are missing is passed over."""
+        name = secrets.token_hex(8)
+        keys = {blob: keys for blob, (_, keys) in runs.items()}
+        path = self.folder / f"{name}.keys"
+        self._write(path, pickle.dumps(keys, pickle.HIGHEST_PROTOCOL))
+        summaries = {blob: summary for blob, (summary, _) in runs.items()}
+        data = pickle.dumps((summaries, dict(worse)), protocol=pickle.HIGHEST_PROTOCOL)
+        self._write(self.folder / f"{name}.pack", data)
+        return path
+
+    def sieve(self) -> tuple[list[str], Path] | None:
+        """The runs (blob ids, in order) of the sieve the last build kept, and the folder it
+        is in (``Sieve.load``); None where there is none to read."""
+        try:
+            name, blobs = pickle.loads((self.folder / "sieve").read_bytes())
+        except Exception:  # none yet, or not a record: the build makes one
+            return None
+        folder = self.folder / name
+        return (blobs, folder) if folder.is_dir() else None
+
+    def keep_sieve(self, blobs: Sequence[str], sieve: Sieve) -> None:
+        """Keep ``sieve``, made of the keys of ``blobs`` in that order, for the next builds; in
+        place of the one kept before."""
+        name = f"sieve-{secrets.token_hex(8)}"
+        sieve.save(self.folder / name)
+        record = pickle.dumps((name, list(blobs)), pickle.HIGHEST_PROTOCOL)
+        self._write(self.folder / "sieve", record)
+        for other in self.folder.glob("sieve-*"):
+            if other.name != name:
+                shutil.rmtree(other, ignore_errors=True)
 
     def signatures(self, out: Path) -> Path:
         """Where the signatures of the files of the site at ``out`` are kept (``kept.sign``):

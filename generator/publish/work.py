@@ -37,7 +37,7 @@ from generator.site.labels import LOCALES
 from generator.site.pages import Comparison, Site, comparison
 from generator.site.rewrite import for_files
 from generator.site.shell import Shell
-from generator.site.sieve import Keys, Sieve, own_keys, payload_keys
+from generator.site.sieve import Keys, Sieves, own_keys, payload_keys
 from generator.site.summary import summarise
 from generator.site.writer import Body, diff_path, diff_role
 
@@ -121,7 +121,7 @@ class Context:
     for_files: bool = False
     """Whether the pages' links name ``index.html`` (a site opened from disk)."""
     shells: Mapping[tuple[str, str], Shell] | None = None
-    sieve: Sieve | None = None
+    sieve: Sieves | None = None
 
 
 _context: Context | None = None
@@ -225,13 +225,31 @@ def read_run_of(
 def arrival_keys(git_dir: Path, runs: Sequence[Listed], disclosure: Disclosure) -> dict[str, Keys]:
     """The ``sieve.own_keys`` of runs that arrived, by blob id: the forms the pages runsite
     writes would carry their payload in."""
-    keys = {}
+    return {
+        blob: own_keys(unshown(texts, redacted))
+        for blob, texts, redacted in _payloads(git_dir, runs, disclosure)
+    }
+
+
+def payload_keys_of(
+    git_dir: Path, runs: Sequence[Listed], disclosure: Disclosure
+) -> dict[str, Keys]:
+    """The ``sieve.payload_keys`` of ``runs``, by blob id, read from the runs."""
+    return {blob: payload_keys(texts) for blob, texts, _ in _payloads(git_dir, runs, disclosure)}
+
+
+def _payloads(
+    git_dir: Path, runs: Sequence[Listed], disclosure: Disclosure
+) -> Iterator[tuple[str, set[str], RedactedRun]]:
+    """Each run's blob id, payload texts, and redaction."""
     with Blobs(git_dir) as blobs:
         for listed in runs:
             reading, redacted = read_run_of(listed, blobs, disclosure)
-            texts = payload_texts(reading.run, disclosure, bool(reading.unknown))
-            keys[listed.blob] = own_keys(unshown(texts, redacted))
-    return keys
+            yield (
+                listed.blob,
+                payload_texts(reading.run, disclosure, bool(reading.unknown)),
+                redacted,
+            )
 
 
 def read_chunk(chunk: Chunk) -> Read:

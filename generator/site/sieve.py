@@ -23,6 +23,7 @@ a string in.
 from __future__ import annotations
 
 from collections.abc import Collection, Iterable, Sequence
+from pathlib import Path
 
 import numpy as np
 import numpy.typing as npt
@@ -62,12 +63,23 @@ def _rows(forms: Iterable[bytes]) -> Keys:
     return np.array(sorted(rows), dtype=np.uint64).reshape(-1, 3)
 
 
+_ARRAYS = ("first", "second", "length", "last", "runs", "bitmap", "shift")
+"""What a sieve is made of, as ``save`` writes it: one ``.npy`` file each."""
+
+
 class Sieve:
     """The keys of many runs, ready to sieve files with."""
 
-    def __init__(self, keys: Sequence[Keys]) -> None:
+    _positions: npt.NDArray[np.int64] | None = None
+    """Where each run of the keys it was made of is in the build's list of runs (-1: not in
+    it), for a sieve made by an earlier build (``load``); None when they are the same."""
+
+    def __init__(self, keys: Sequence[Keys], positions: Sequence[int] | None = None) -> None:
         """The rows of every run, sorted by their first 8 bytes: gathered a column at a time,
-        as a copy of every row at once took 190 MB on top of the 47 of 3,000 runs' keys."""
+        as a copy of every row at once took 190 MB on top of the 47 of 3,000 runs' keys. The
+        runs are named by their place in ``keys``, or by ``positions`` (one for each)."""
+        if positions is not None:
+            self._positions = np.array(positions, dtype=np.int64)
         order = np.argsort(self._column(keys, 0), kind="stable")
         self._first = self._column(keys, 0)[order]
         self._second = self._column(keys, 1)[order]
@@ -87,6 +99,24 @@ class Sieve:
         np.left_shift(np.uint8(1), bit, out=bit)
         hashed >>= np.uint64(3)
         np.bitwise_or.at(self._bitmap, hashed, bit)
+
+    def save(self, folder: Path) -> None:
+        """Write the sieve's arrays into ``folder`` (made here), for ``load``."""
+        folder.mkdir()
+        for name in _ARRAYS:
+            np.save(folder / f"{name}.npy", np.asarray(getattr(self, f"_{name}")))
+
+    @classmethod
+    def load(cls, folder: Path, positions: Sequence[int]) -> Sieve:
+        """The sieve ``save`` wrote into ``folder``, mapped from its files rather than read:
+        what a build touches of it is the bitmap and the rows of the offsets that pass it.
+        ``positions`` says where each of the runs it was made of is now (-1: gone)."""
+        sieve = cls.__new__(cls)
+        for name in _ARRAYS:
+            setattr(sieve, f"_{name}", np.load(folder / f"{name}.npy", mmap_mode="r"))
+        sieve._shift = np.uint64(sieve._shift)
+        sieve._positions = np.array(positions, dtype=np.int64)
+        return sieve
 
     @staticmethod
     def _column(keys: Sequence[Keys], n: int) -> npt.NDArray[np.uint64]:
@@ -154,7 +184,29 @@ class Sieve:
             & within
             & (lasts.view("<u4").ravel() == self._last[keys])
         )
-        return set(self._runs[keys[matched]].tolist())  # not np.unique, which imports numpy.ma
+        runs = self._runs[keys[matched]]
+        if self._positions is not None:
+            runs = self._positions[runs]
+            runs = runs[runs >= 0]
+        return set(runs.tolist())  # not np.unique, which imports numpy.ma
+
+
+class Sieves:
+    """Sieves of parts of a build's runs as one (the last build's, and one of the runs it did
+    not sieve for), each naming runs by their place in the build's list: a file is normalised
+    once for all of them."""
+
+    def __init__(self, parts: Sequence[Sieve]) -> None:
+        self._parts = [part for part in parts if len(part)]
+
+    def runs_in(self, data: bytes) -> set[int]:
+        """The runs whose payload ``data`` may carry (``Sieve.runs_in``)."""
+        found: set[int] = set()
+        if self._parts:
+            for text in normalised(data):
+                for part in self._parts:
+                    found |= part._sieved(text)
+        return found
 
 
 AUTOMATON_FORMS = 12_000

@@ -6,6 +6,7 @@ from __future__ import annotations
 import filecmp
 import json
 import os
+import pickle
 import shutil
 import subprocess
 from collections.abc import Callable
@@ -17,6 +18,7 @@ from click.testing import Result
 
 import generator.publish
 import generator.site.sieve
+from generator.publish.cache import Known, RunCache
 from tests._helpers import a_run_at
 
 
@@ -223,6 +225,64 @@ def test_a_new_runs_payload_that_only_begins_like_a_kept_page_passes_as_in_a_ful
     )
     incremental = _build(runsite, archive, site)
     assert incremental.exit_code == 0, incremental.output
+    assert _unlike_a_full_build(runsite, archive, site) == []
+
+
+@pytest.mark.parametrize("whose", ["a run the kept sieve holds", "a run arrived since", "lost"])
+def test_an_earlier_runs_payload_put_on_every_page_fails_a_build_that_maps_the_kept_sieve(
+    archive: Path,
+    runsite: Callable[..., Result],
+    write_json: Callable[[Any, str], Path],
+    monkeypatch: pytest.MonkeyPatch,
+    whose: str,
+):
+    """A build takes the sieve the last full one kept, with a sieve of the runs it lacks (their
+    keys from the cache, or from the runs where the cache lost them as the build began): a page
+    written now that carries the payload of any of them is refused."""
+    secrets = {"a run the kept sieve holds": "Mrs Jane Doe of 4 Privet Drive"}
+    secrets["a run arrived since"] = secrets["lost"] = "Mr John Roe of 9 Elm Street"
+    site = archive / "site"
+    for n, secret in enumerate(secrets.values(), 1):
+        run = a_run_at(n, suite="billing" if n == 2 else "support")
+        run["results"][0]["responses"][0]["output"] = secret
+        result = runsite("import", "--root", str(archive), str(write_json(run, f"{n}.json")))
+        assert result.exit_code == 0, result.output
+        assert _build(runsite, archive, site).exit_code == 0
+    (archive / "mkdocs.yml").write_text(
+        f"copyright: {json.dumps(secrets[whose])}\n", encoding="utf-8"
+    )
+    published = {file: path.read_bytes() for file, path in _files(site).items()}
+    if whose == "lost":
+        known = RunCache.known
+
+        def known_then_lost(cache: RunCache) -> Known:
+            found = known(cache)
+            for keys in cache.folder.glob("*.keys"):
+                keys.unlink()
+            return found
+
+        monkeypatch.setattr(RunCache, "known", known_then_lost)
+    result = _build(runsite, archive, site)
+    assert result.exit_code == 64
+    assert "carries the payload of results[0].responses[0].output" in result.stderr
+    assert {file: path.read_bytes() for file, path in _files(site).items()} == published
+    (record,) = archive.glob(".runsite/cache/*/sieve")
+    assert len(pickle.loads(record.read_bytes())[1]) == 1  # the first build's sieve, still
+
+
+def test_a_kept_sieve_cut_short_is_made_anew_and_the_build_gives_a_full_builds_bytes(
+    archive: Path, runsite: Callable[..., Result], grown: Callable[..., None]
+):
+    grown(1)
+    grown(2, "billing")
+    site = archive / "site"
+    assert _build(runsite, archive, site).exit_code == 0
+    (first,) = archive.glob(".runsite/cache/*/sieve-*/first.npy")
+    first.write_bytes(first.read_bytes()[:100])
+    grown(3)
+    result = _build(runsite, archive, site)
+    assert result.exit_code == 0, result.output
+    assert not first.exists()  # the sieve made anew is kept in its place
     assert _unlike_a_full_build(runsite, archive, site) == []
 
 

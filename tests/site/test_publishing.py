@@ -169,17 +169,29 @@ def test_the_cache_knows_what_each_build_kept_and_merges_its_packs_past_packs(
     for n in range(3):
         cache.keep({f"blob{n}": _learnt(f"run{n}")}, {(f"blob{n}", "reference"): n})
     (cache.folder / "0000.pack").write_bytes(b"not a pack")
-    runs, worse = cache.known()
-    assert sorted(runs) == ["blob0", "blob1", "blob2"]
-    assert runs["blob1"][0] == _learnt("run1")[0]
-    assert (runs["blob1"][1] == _learnt("run1")[1]).all()
+    summaries, worse = cache.known()
+    assert sorted(summaries) == ["blob0", "blob1", "blob2"]
+    assert summaries["blob1"] == _learnt("run1")[0]
+    assert (cache.keys(["blob1"])["blob1"] == _learnt("run1")[1]).all()
     assert worse == {
         ("blob0", "reference"): 0,
         ("blob1", "reference"): 1,
         ("blob2", "reference"): 2,
     }
     assert len(list(cache.folder.glob("*.pack"))) == 1
-    assert RunCache(tmp_path, "digest").known()[1] == worse
+    again = RunCache(tmp_path, "digest")
+    assert again.known() == (summaries, worse)
+    assert (again.keys(["blob2"])["blob2"] == _learnt("run2")[1]).all()
+
+
+def test_a_pack_whose_keys_are_lost_costs_only_its_runs(tmp_path: Path):
+    """A run the cache knows is one whose keys it still holds: the build reads the others."""
+    cache = RunCache(tmp_path, "digest")
+    cache.keep({"blob0": _learnt("run0")}, {})
+    cache.keep({"blob1": _learnt("run1")}, {})
+    lost = next(path for path in cache.folder.glob("*.keys") if b"blob0" in path.read_bytes())
+    lost.unlink()
+    assert sorted(RunCache(tmp_path, "digest").known()[0]) == ["blob1"]
 
 
 def test_an_out_inside_a_file_is_refused_in_one_line(

@@ -22,7 +22,7 @@ import generator.site.kept as kept_module
 import generator.site.kept_check as kept_check
 import generator.site.sieve as sieve_module
 from generator.site.scan import Sought, carried_forms, sought_forms
-from generator.site.sieve import OwnPages, Sieve, own_keys, payload_keys
+from generator.site.sieve import OwnPages, Sieve, Sieves, own_keys, payload_keys
 
 strings = st.text(min_size=8, max_size=40).map(str.strip).filter(lambda s: len(s) >= 8)
 
@@ -40,6 +40,34 @@ carriers = st.sampled_from(
     ]
 )
 """How a page may carry a string: raw, escaped for HTML, JSON or a URL, cased, split by markup."""
+
+
+@settings(max_examples=100, deadline=None)
+@given(
+    st.lists(st.lists(strings, min_size=1, max_size=3), min_size=2, max_size=5),
+    st.data(),
+)
+def test_a_kept_sieve_and_a_sieve_of_the_runs_it_lacks_name_each_run_where_a_new_one_does(
+    tmp_path_factory: pytest.TempPathFactory, payloads: list[list[str]], data: st.DataObject
+):
+    """The sieve a build kept, mapped to the runs of a later archive (some gone, some moved,
+    some new), and beside it a sieve of the new ones: the runs each page may carry, by their
+    place in the later archive, are those a sieve made anew for that archive names."""
+    keys = [payload_keys(payload) for payload in payloads]
+    had = data.draw(st.lists(st.sampled_from(range(len(keys))), min_size=1, unique=True))
+    now = data.draw(st.permutations(range(len(keys))))
+    now = now[: data.draw(st.integers(1, len(now)))]
+    folder = tmp_path_factory.mktemp("kept") / "sieve"
+    Sieve([keys[n] for n in had]).save(folder)
+    kept = Sieve.load(folder, [now.index(n) if n in now else -1 for n in had])
+    lacking = [n for n in now if n not in had]
+    joined = Sieves([kept, Sieve([keys[n] for n in lacking], [now.index(n) for n in lacking])])
+    anew = Sieve([keys[n] for n in now])
+    for payload in payloads:
+        for string in payload:
+            carried = data.draw(carriers)(string)
+            page = f"<p>{carried} and {payloads[0][0]}</p>".encode("utf-8", "surrogatepass")
+            assert joined.runs_in(page) == anew.runs_in(page)
 
 
 @settings(max_examples=400, deadline=None)
