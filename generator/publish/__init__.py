@@ -12,10 +12,11 @@ site for. The build, in order:
    pages and keeping each run's summary and payload keys in the cache (``work``, ``cache``);
 4. let mkdocs build the home and suite pages and the shells, from the summaries (a suite's page
    and search entries kept from the last build while its history stands still: ``suites``);
-5. wrap each body in its shell, and sieve every file written for every run's payload keys,
-   while a process of its own sieves every file kept for the payload of the runs that arrived
-   (``site.kept``, handed its work as soon as those runs' keys are known: before the runs are
-   read, when so few arrived that the build reads them for it first, ``EARLY``);
+5. wrap each body in its shell, and sieve every file written for every run's payload keys
+   (``sieving``), while a process of its own sieves every file kept for the payload of the
+   runs that arrived (``site.kept``, handed its work as soon as those runs' keys are known:
+   before the runs are read, when so few arrived that the build reads them for it first,
+   ``EARLY``);
 6. confirm what the sieves let through with the exact scan (``confirm``), and refuse the build
    on a leak;
 7. put the site in place (``apply``), and sign the files it left there, so that the next
@@ -34,7 +35,7 @@ from __future__ import annotations
 import os
 import tempfile
 from collections.abc import Callable, Collection, Mapping, Sequence
-from contextlib import ExitStack, suppress
+from contextlib import ExitStack
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
@@ -53,6 +54,7 @@ from generator.publish.plan import (
     plan_pages,
     stale,
 )
+from generator.publish.sieving import run_sieve
 from generator.publish.source import Blobs, Committed, committed, created_at
 from generator.publish.suites import histories, home_and_suites, worse_known
 from generator.publish.work import (
@@ -61,7 +63,6 @@ from generator.publish.work import (
     Written,
     arrival_keys,
     chunks,
-    payload_keys_of,
     read_chunk,
     run_in_processes,
     wrap,
@@ -73,7 +74,7 @@ from generator.site.labels import LOCALES
 from generator.site.look import read_look
 from generator.site.pages import Site
 from generator.site.scan import contents
-from generator.site.sieve import Keys, Sieve, Sieves
+from generator.site.sieve import Keys
 from generator.site.summary import RunSummary
 
 PACKAGE = Path(__file__).resolve().parents[1]
@@ -256,7 +257,7 @@ class _Build:
             if old is not None and old.shells == shells and old.captured != captured:
                 raise _Restart()
             made = _site_files(built)
-            context.sieve = self._sieve(learnt)
+            context.sieve = run_sieve(head, self.cache, self.disclosure, learnt)
             del cached, learnt  # the keys learnt are in the sieve now
             written = self._wrap(context, bodies, tick)
             present = dict(sorted({**made, **{w.file: built / w.file for w in written}}.items()))
@@ -312,41 +313,6 @@ class _Build:
             self.disclosure.model_dump(),
             self.uncached,
         )
-
-    def _sieve(self, learnt: Mapping[str, Learnt]) -> Sieves:
-        """The sieve of every run's payload: the one the last build kept, mapped from the
-        cache, with a sieve of the runs it lacks; or, past ``REBASE`` of them (or of runs it
-        has that are gone), one made anew, which the next builds then take."""
-        order = {listed.blob: n for n, listed in enumerate(self.head.runs)}
-        last = self.cache.sieve()
-        if last is not None:
-            blobs, folder = last
-            had = set(blobs)
-            lacking = [blob for blob in order if blob not in had]
-            gone = len(had) - (len(order) - len(lacking))
-            base = None
-            if len(lacking) + gone <= REBASE:
-                with suppress(OSError, ValueError):  # a file of it lost or cut short: anew
-                    base = Sieve.load(folder, [order.get(blob, -1) for blob in blobs])
-            if base is not None:
-                keys = self._keys(lacking, learnt)
-                more = Sieve([keys[blob] for blob in lacking], [order[b] for b in lacking])
-                return Sieves([base, more])
-        keys = self._keys(list(order), learnt)
-        sieve = Sieve([keys[blob] for blob in order])
-        del keys
-        self.cache.keep_sieve(list(order), sieve)
-        return Sieves([sieve])
-
-    def _keys(self, blobs: Sequence[str], learnt: Mapping[str, Learnt]) -> dict[str, Keys]:
-        """The payload keys of ``blobs``: learnt by this build, else kept in the cache, else
-        (a cache file lost since the build began) read from the runs again."""
-        keys = {blob: learnt[blob][1] for blob in blobs if blob in learnt}
-        keys.update(self.cache.keys(blob for blob in blobs if blob not in keys))
-        wanted = set(blobs) - set(keys)
-        lost = [listed for listed in self.head.runs if listed.blob in wanted]
-        keys.update(payload_keys_of(self.head.git_dir, lost, self.disclosure))
-        return keys
 
     def _read(
         self, context: Context, chunks: list[Chunk], tick: Callable[[], None]
@@ -409,11 +375,6 @@ class _Build:
                 candidates.append(Written(file, "", frozenset(runs)))
         return candidates, where
 
-
-REBASE = 64
-"""Runs the sieve the last build kept may lack, or hold that are gone, before a build makes a
-new one. Below, a rebuild maps it (0.3 s and 67 MB to make at 3,000 runs) and sieves for the
-runs it lacks apart; each kept sieve serves the builds of that many more runs."""
 
 EARLY = 4
 """The most arrived runs a build reads itself for the check of the kept pages, before its
