@@ -160,7 +160,7 @@ class RunCache:
         """A pack of summaries and how many got worse, and beside it the runs' keys (the file
         returned): written first, as a pack whose keys are missing is passed over."""
         name = secrets.token_hex(8)
-        keys = {blob: keys for blob, (_, keys) in runs.items()}
+        keys = {blob: held for blob, (_, held) in runs.items()}
         path = self.folder / f"{name}.keys"
         self._write(path, pickle.dumps(keys, pickle.HIGHEST_PROTOCOL))
         summaries = {blob: summary for blob, (summary, _) in runs.items()}

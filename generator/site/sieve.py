@@ -129,11 +129,7 @@ class Sieve:
         """The runs (their positions in the keys given) whose payload ``data`` (a file's bytes)
         may carry, in any form the exact scan looks for: the file is sieved as that scan reads
         it, decoded and case folded, with its markup and without."""
-        found: set[int] = set()
-        if len(self._first):
-            for text in normalised(data):
-                found |= self._sieved(text)
-        return found
+        return Sieves([self]).runs_in(data)
 
     def _sieved(self, data: bytes) -> set[int]:
         if len(data) < 8:
