@@ -157,7 +157,9 @@ class Archive:
     def drift(self) -> Drift:
         """How the working tree under ``runs/`` differs from HEAD, which is what is read."""
         found: dict[str, list[str]] = {"added": [], "changed": [], "removed": []}
-        for status, place in self.store.status(self.store.path(self.layout.runs)):
+        with self.store.reading():
+            changes = self.store.status(self.store.path(self.layout.runs))
+        for status, place in changes:
             kind = "added" if status in ("??", "A ") else "removed" if "D" in status else "changed"
             found[kind].append(self._shown(place))
         return Drift(*(tuple(sorted(paths)) for paths in found.values()))

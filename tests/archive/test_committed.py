@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
+import subprocess
 from pathlib import Path
 
 import pytest
@@ -179,3 +181,71 @@ def test_an_archive_that_may_only_be_read_is_read_and_a_write_refused_in_one_lin
     )
     assert len(refused.stderr.splitlines()) == 1, refused.stderr
     assert git(archive, "log", "--format=%s") == "Import 2 runs\nStart a runsite archive\n"
+
+
+def _stat_data(root: Path, index: Path) -> dict[str, int]:
+    """The inode an index records of each file under runs/: what git tells a file unchanged by,
+    without reading it."""
+    listing = subprocess.run(
+        ["git", "ls-files", "--debug", "runs"],
+        cwd=root,
+        env={**os.environ, "GIT_INDEX_FILE": str(index)},
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout
+    found, path = {}, ""
+    for line in listing.splitlines():
+        if not line.startswith(" "):
+            path = line
+        elif line.strip().startswith("dev:"):
+            found[path] = int(line.split("ino:")[1])
+    return found
+
+
+def test_a_copied_archive_is_read_for_its_drift_once_and_its_real_index_is_left_alone(
+    runsite, archive, write_json, tmp_path
+):
+    _imported(runsite, archive, write_json, a_run_at(1), a_run_at(2))
+    copy = tmp_path / "copy"
+    shutil.copytree(archive, copy, symlinks=True)
+    real = (copy / ".git" / "index").read_bytes()
+    files = {
+        p.relative_to(copy).as_posix(): p.stat().st_ino
+        for p in (copy / "runs").rglob("*")
+        if p.is_file()
+    }
+    assert _stat_data(copy, copy / ".git" / "index").items().isdisjoint(files.items())
+
+    assert not Archive(copy).drift()
+    assert _stat_data(copy, copy / ".git" / "runsite-status.index") == files
+    assert (copy / ".git" / "index").read_bytes() == real
+    edited = next((copy / "runs" / "acme" / "support").glob("*.json"))
+    edited.write_text(edited.read_text() + " ")
+    (copy / "runs" / "acme" / "support" / "new.json").write_text("{}")
+    drift = Archive(copy).drift()
+    assert [drift.added, drift.changed] == [
+        ("runs/acme/support/new.json",),
+        (edited.relative_to(copy).as_posix(),),
+    ]
+    assert (copy / ".git" / "index").read_bytes() == real
+
+
+def test_drift_is_told_after_a_killed_status_left_its_index_damaged_and_locked(
+    runsite, archive, write_json
+):
+    _imported(runsite, archive, write_json, a_run_at(1))
+    assert not Archive(archive).drift()
+    (archive / ".git" / "runsite-status.index").write_bytes(b"DIRC\x00cut short")
+    (archive / ".git" / "runsite-status.index.lock").write_bytes(b"")
+    os.remove(next((archive / "runs" / "acme" / "support").glob("*.json")))
+    assert Archive(archive).drift().removed == (
+        "runs/acme/support/2026-12-01T10-00-01-000000-00-00-b2a55669ae7e0169.json",
+    )
+    head = set(git(archive, "ls-tree", "-r", "--name-only", "HEAD", "runs").split())
+    assert set(_stat_data(archive, archive / ".git" / "runsite-status.index")) == head
+    assert not (archive / ".git" / "runsite-status.index.lock").exists()
+    with read_only(archive) as checkout:
+        assert Archive(checkout).drift().removed == (
+            "runs/acme/support/2026-12-01T10-00-01-000000-00-00-b2a55669ae7e0169.json",
+        )
