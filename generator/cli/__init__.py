@@ -20,7 +20,6 @@ from typing import TYPE_CHECKING, Any, NoReturn, TypeVar
 
 import click
 
-from generator import __version__
 from generator.errors import RunsiteError
 
 if TYPE_CHECKING:
@@ -82,8 +81,24 @@ def _internal() -> int:
     return EXIT_INTERNAL
 
 
+def _version(context: click.Context, _: click.Parameter, asked: bool) -> None:
+    """Say runsite's version and stop; looked up only when asked (see ``generator``)."""
+    if asked and not context.resilient_parsing:
+        from generator import __version__
+
+        click.echo(f"runsite {__version__}")
+        context.exit()
+
+
 @click.group(cls=_Runsite, context_settings={"help_option_names": ["-h", "--help"]})
-@click.version_option(__version__, "--version", prog_name="runsite", message="%(prog)s %(version)s")
+@click.option(
+    "--version",
+    is_flag=True,
+    expose_value=False,
+    is_eager=True,
+    callback=_version,
+    help="Show the version and exit.",
+)
 def cli() -> None:
     """Run or import LLM evaluation suites, archive every run, publish a redacted site."""
 
