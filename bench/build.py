@@ -168,8 +168,12 @@ def long_answers(n: int) -> dict[str, object]:
 
 
 def _receive(folder: Path, files: list[Path]) -> None:
+    """Archive ``files``, each a run the archive must not hold yet: a rebuild after a run that
+    was already there (left in a kept archive by hand) would time a build with nothing new."""
     batch = read_files(files_of(files))
-    Archive(folder).receive(batch.arrivals, batch.refused, skip_invalid=False)
+    admitted = Archive(folder).receive(batch.arrivals, batch.refused, skip_invalid=False)
+    if admitted.already or admitted.refused or len(admitted.arrived) != len(files):
+        raise SystemExit(f"{folder}: not every run arrived (some were there before?)")
 
 
 def make_archive(folder: Path, count: int) -> None:
