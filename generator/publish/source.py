@@ -64,9 +64,10 @@ def committed(archive: Archive) -> Committed:
     prefix = store.path(archive.layout.runs)
     runs: list[Listed] = []
     pointers: dict[tuple[str, str], str] = {}
+    folder = archive.layout.shown(archive.layout.runs)
     for path, (mode, blob, size) in sorted(store.tree(prefix).items()):
         parts = path[len(prefix) + 1 :].split("/")
-        shown = f"{archive.layout.shown(archive.layout.runs)}/{'/'.join(parts)}"
+        shown = f"{folder}/{'/'.join(parts)}"
         refuse_unless_file(mode, shown)
         if len(parts) != 3 or any(unsafe(part) for part in parts):
             continue
