@@ -78,15 +78,11 @@ def href(source: str, target: str) -> str:
     runsite writes has one) is left to it."""
     to, at = _folder(target), _folder(source)
     if any(part in ("", ".", "..") for part in (*to, *at)):
-        relative = posixpath.relpath("/".join(to) or ".", "/".join(at) or ".")
-        return "/".join(quote(part, safe="") for part in relative.split("/")) + "/"
-    common = 0
-    for mine, theirs in zip(to, at, strict=False):
-        if mine != theirs:
-            break
-        common += 1
-    parts = [".."] * (len(at) - common) + [_quoted(part) for part in to[common:]]
-    return "/".join(parts or ["."]) + "/"
+        parts = posixpath.relpath("/".join(to) or ".", "/".join(at) or ".").split("/")
+    else:
+        common = len(posixpath.commonprefix([to, at]))
+        parts = [".."] * (len(at) - common) + to[common:] or ["."]
+    return "/".join(map(_quoted, parts)) + "/"
 
 
 def _folder(path: str) -> list[str]:
