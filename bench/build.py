@@ -9,7 +9,9 @@ recorded answers with agent trajectories, spread over 4 suites) it prints:
 - one run page's bytes, raw and gzipped, the largest run page of each language, and the JS
   and CSS a first visit loads;
 - the ratio of the full build to a jinja2-only render of the same run and comparison pages,
-  timed in this process on a sample of the runs and scaled to all of them.
+  timed in this process on a sample of the runs and scaled to all of them;
+- timed the same way, reading the documents alone (parsing, validating, redacting); with the
+  render, it bounds from below any full build on this machine's cores.
 
 Each build runs as its own process tree, as a user's would, with runsite's modules compiled
 first, as an installed package has them (where ``PYTHONDONTWRITEBYTECODE`` is set, every build
@@ -24,6 +26,7 @@ from __future__ import annotations
 
 import argparse
 import compileall
+import gc
 import gzip
 import os
 import random
@@ -258,13 +261,29 @@ def jinja_only(count: int) -> float:
     sites = [Site(environment(), locale) for locale in LOCALES]
     runs = [redact(read_run(canonical(run_document(n))).run) for n in range(SAMPLE)]
     compared = [comparison(runs[n], runs[n - 4]) for n in range(4, SAMPLE)]
+    gc.disable()  # as in the build's workers
     started = time.perf_counter()
     for site in sites:
         for n, run in enumerate(runs):
             site.run(run, runs[n - 4].key if n >= 4 else None, None, None)
         for n, pair in enumerate(compared, 4):
             site.diff(runs[n], runs[n - 4], pair, "previous")
-    return (time.perf_counter() - started) * count / SAMPLE
+    seconds = time.perf_counter() - started
+    gc.enable()
+    return seconds * count / SAMPLE
+
+
+def documents_only(count: int) -> float:
+    """Seconds parsing, validating and redacting ``count`` documents take, timed on ``SAMPLE``
+    documents and scaled: work a full build cannot skip, before any page."""
+    documents = [canonical(run_document(n)) for n in range(SAMPLE)]
+    gc.disable()
+    started = time.perf_counter()
+    for document in documents:
+        redact(read_run(document).run)
+    seconds = time.perf_counter() - started
+    gc.enable()
+    return seconds * count / SAMPLE
 
 
 def measure(count: int, keep: Path | None) -> None:
@@ -320,6 +339,12 @@ def measure(count: int, keep: Path | None) -> None:
         floor = jinja_only(count)
         print(
             f"jinja2 alone, the same pages: {floor:.1f} s; the full build takes {wall / floor:.1f}x"
+        )
+        reading = documents_only(count)
+        cores = len(os.sched_getaffinity(0))
+        print(
+            f"reading the documents alone: {reading:.1f} s; with jinja2 alone, no full build "
+            f"goes under {(reading + floor) / cores:.1f} s on {cores} cores"
         )
         subprocess.run(["git", "-C", str(folder), "reset", "-q", "--hard", head], check=True)
         extra.unlink()
