@@ -38,6 +38,7 @@ import sys
 import tempfile
 import threading
 import time
+from collections.abc import Callable
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
@@ -255,35 +256,39 @@ def first_visit(page: Path, site: Path) -> int:
     return sum((page.parent / link).resolve().stat().st_size for link in links)
 
 
-def jinja_only(count: int) -> float:
-    """Seconds jinja2 takes to render the run and comparison pages of ``count`` runs, timed on
-    ``SAMPLE`` runs and scaled: the floor a build of these pages can approach."""
-    sites = [Site(environment(), locale) for locale in LOCALES]
-    runs = [redact(read_run(canonical(run_document(n))).run) for n in range(SAMPLE)]
-    compared = [comparison(runs[n], runs[n - 4]) for n in range(4, SAMPLE)]
-    gc.disable()  # as in the build's workers
-    started = time.perf_counter()
-    for site in sites:
-        for n, run in enumerate(runs):
-            site.run(run, runs[n - 4].key if n >= 4 else None, None, None)
-        for n, pair in enumerate(compared, 4):
-            site.diff(runs[n], runs[n - 4], pair, "previous")
-    seconds = time.perf_counter() - started
-    gc.enable()
-    return seconds * count / SAMPLE
-
-
-def documents_only(count: int) -> float:
-    """Seconds parsing, validating and redacting ``count`` documents take, timed on ``SAMPLE``
-    documents and scaled: work a full build cannot skip, before any page."""
-    documents = [canonical(run_document(n)) for n in range(SAMPLE)]
+def _sampled(work: Callable[[], object], count: int) -> float:
+    """Seconds ``work`` takes over ``SAMPLE`` runs, scaled to ``count``; with the collector
+    off, as in the build's workers."""
     gc.disable()
-    started = time.perf_counter()
-    for document in documents:
-        redact(read_run(document).run)
-    seconds = time.perf_counter() - started
-    gc.enable()
-    return seconds * count / SAMPLE
+    try:
+        started = time.perf_counter()
+        work()
+        return (time.perf_counter() - started) * count / SAMPLE
+    finally:
+        gc.enable()
+
+
+def jinja_only(documents: list[bytes], count: int) -> float:
+    """Seconds jinja2 takes to render the run and comparison pages of ``count`` runs, timed on
+    ``documents`` (``SAMPLE`` of them): the floor a build of these pages can approach."""
+    sites = [Site(environment(), locale) for locale in LOCALES]
+    runs = [redact(read_run(document).run) for document in documents]
+    compared = [comparison(runs[n], runs[n - 4]) for n in range(4, SAMPLE)]
+
+    def render() -> None:
+        for site in sites:
+            for n, run in enumerate(runs):
+                site.run(run, runs[n - 4].key if n >= 4 else None, None, None)
+            for n, pair in enumerate(compared, 4):
+                site.diff(runs[n], runs[n - 4], pair, "previous")
+
+    return _sampled(render, count)
+
+
+def documents_only(documents: list[bytes], count: int) -> float:
+    """Seconds parsing, validating and redacting ``count`` documents take, timed on
+    ``documents`` (``SAMPLE`` of them): work a full build cannot skip, before any page."""
+    return _sampled(lambda: [redact(read_run(document).run) for document in documents], count)
 
 
 def measure(count: int, keep: Path | None) -> None:
@@ -336,11 +341,12 @@ def measure(count: int, keep: Path | None) -> None:
             largest = max(page.stat().st_size for page in runs.glob("*/*/*/index.html"))
             print(f"largest run page ({language}): {largest:,} bytes")
         print(f"JS and CSS of a first visit: {first_visit(page, out):,} bytes")
-        floor = jinja_only(count)
+        sample = [canonical(run_document(n)) for n in range(SAMPLE)]
+        floor = jinja_only(sample, count)
         print(
             f"jinja2 alone, the same pages: {floor:.1f} s; the full build takes {wall / floor:.1f}x"
         )
-        reading = documents_only(count)
+        reading = documents_only(sample, count)
         cores = len(os.sched_getaffinity(0))
         print(
             f"reading the documents alone: {reading:.1f} s; with jinja2 alone, no full build "
