@@ -36,6 +36,7 @@ from typing import Any, NamedTuple
 
 import git
 
+from generator.archive.untrusted import git_options
 from generator.errors import ArchiveRefused
 
 NO_COMMIT = "0" * 40
@@ -121,6 +122,7 @@ class GitStore:
         self.git_dir = Path(self.repo.git_dir).resolve()
         self._scratch = self.git_dir / SCRATCH
         self._lock: int | None = None
+        self._options = git_options(self.git_dir)
 
     def path(self, absolute: Path) -> str:
         """``absolute`` (under a resolved root) as git names it: relative to the working tree."""
@@ -224,7 +226,14 @@ class GitStore:
         index = self._status_index()
         env = {"GIT_INDEX_FILE": str(index)} if index else {"GIT_OPTIONAL_LOCKS": "0"}
         text = self._git(
-            "status", "--porcelain=v1", "-z", "--untracked-files=all", "--", prefix, env=env
+            "status",
+            "--porcelain=v1",
+            "-z",
+            "--untracked-files=all",
+            "--ignore-submodules=all",
+            "--",
+            prefix,
+            env=env,
         )
         records = iter(text.split("\0"))
         found = []
@@ -371,15 +380,17 @@ class GitStore:
     def _git(
         self, *args: str, stdin: bytes | None = None, env: Mapping[str, str] | None = None
     ) -> str:
-        """Run git in the working tree; a failure becomes one line naming the command."""
+        """Run git in the working tree, with nothing the archive's configuration names run
+        (``untrusted``); a failure becomes one line naming the command."""
         options: dict[str, Any] = {"env": env, "pass_fds": (self._lock,) if self._lock else ()}
+        command = ["git", *self._options, *args]
         try:
             if stdin is None:
-                return str(self.repo.git.execute(["git", *args], **options))
+                return str(self.repo.git.execute(command, **options))
             with tempfile.TemporaryFile() as source:
                 source.write(stdin)
                 source.seek(0)
-                return str(self.repo.git.execute(["git", *args], istream=source, **options))
+                return str(self.repo.git.execute(command, istream=source, **options))
         except git.GitCommandError as error:
             said = str(error.stderr).strip().strip("'").strip().splitlines()
             reason = said[-1].removeprefix("stderr: ").strip() if said else f"exit {error.status}"

@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from pathlib import Path
 
+from generator.archive.untrusted import settings
 from generator.document.model import Run
 from generator.suite.load import importing_from, load_suite
 from generator.suite.replay import replay_caller, replayable
@@ -13,7 +14,8 @@ from generator.suite.runner import Setting, run_suite
 
 
 def commit_of(folder: Path) -> str | None:
-    """The commit of the repository holding ``folder``, ``-dirty`` when it has changes."""
+    """The commit of the repository holding ``folder``, ``-dirty`` when it has changes. The
+    repository's configuration runs nothing while git tells (``untrusted``)."""
     import git
 
     try:
@@ -21,6 +23,7 @@ def commit_of(folder: Path) -> str | None:
         commit = repository.head.commit.hexsha
     except (git.InvalidGitRepositoryError, git.NoSuchPathError, ValueError):
         return None
+    repository.git.set_persistent_git_options(c=list(settings(Path(repository.git_dir))))
     return f"{commit}-dirty" if repository.is_dirty(untracked_files=True) else commit
 
 
