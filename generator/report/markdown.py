@@ -67,8 +67,9 @@ def unescaped(markdown: str) -> str:
 
 
 def length(markdown: str) -> int:
-    """``markdown``'s length as GitHub counts a comment's, at most: in UTF-16 code units, where
-    a character past the Basic Multilingual Plane (most emoji) counts twice."""
+    """``markdown``'s length as a browser counts a comment's, in UTF-16 code units: a character
+    past the Basic Multilingual Plane (most emoji) counts twice, so it is never under GitHub's
+    count."""
     return len(markdown.encode("utf-16-le")) // 2
 
 
