@@ -42,7 +42,7 @@ from pathlib import Path
 
 from generator.archive import Archive
 from generator.errors import DocumentRefused, Refused
-from generator.publish.apply import SiteRefused, building, replace, update
+from generator.publish.apply import SiteRefused, building, place
 from generator.publish.cache import FOLDER, Learnt, RunCache
 from generator.publish.confirm import confirm, shipped
 from generator.publish.plan import (
@@ -206,9 +206,9 @@ class _Build:
         check: KeptCheck | None,
     ) -> Published:
         head = self.head
-        with building(self.out) as staging, ExitStack() as stack:
+        with building(self.out) as (staging, last), ExitStack() as stack:
             started = staging.stat().st_ctime_ns  # before the check reads anything
-            old = None if full else Manifest.read(self.out)
+            old = None if full else last
             checking = None
             if old is not None:  # the check ends with this build, even one that restarts
                 checking = stack.enter_context(check or KeptCheck())
@@ -291,7 +291,6 @@ class _Build:
             (built / MANIFEST).write_text(manifest.text(), encoding="utf-8")
             staged = (built / MANIFEST).stat().st_ctime_ns
             if old is None or checked is None:
-                replace(built, self.out)
                 placed: Collection[str] = files
             else:
                 # A file is moved when its copy in place is not what this build made: made
@@ -299,9 +298,7 @@ class _Build:
                 placed = {
                     f for f in present if old.files.get(f) != files[f] or f in checked.altered
                 }
-                update(
-                    built, self.out, [MANIFEST, *placed], [f for f in old.files if f not in files]
-                )
+            place(built, self.out, last, manifest, placed)
             seen = checked.seen if checked is not None else {}
             signed = sign(self.out, files, placed, staged, seen, started)
             self.cache.keep_signatures(self.out, signed)

@@ -12,7 +12,10 @@ from __future__ import annotations
 
 import hashlib
 import json
-from collections.abc import Iterable, Mapping
+import os
+import re
+import stat
+from collections.abc import Collection, Iterable, Mapping
 from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
@@ -24,8 +27,23 @@ from generator.site.labels import LOCALES
 from generator.site.writer import diff_path, diff_role, run_path
 
 MANIFEST = ".runsite-site"
-"""The file each built site holds: what its files were made from. Its presence also marks a
-folder runsite built, the only kind of folder runsite replaces."""
+"""The file each built site holds: what its files were made from. Read as ``Manifest.read``
+reads it, it also marks a folder runsite built, and names the only files there runsite may
+replace or remove."""
+
+LAYOUT = frozenset(
+    {
+        *("index.html", "404.html", "sitemap.xml", "sitemap.xml.gz", "assets", "search"),
+        *("runs", "suites", "diffs", "javascripts", "stylesheets", "images"),
+    }
+)
+"""The names at the top of a site runsite builds, and of each other language's folder: what
+mkdocs-material writes, the folders of run, suite and comparison pages, and runsite's and the
+user's assets. A manifest that lists a file anywhere else is not one runsite wrote."""
+
+_HEX = re.compile("[0-9a-f]*")
+_BLOB = re.compile("[0-9a-f]{40}|[0-9a-f]{64}")
+"""A git object id: SHA-1, or SHA-256 in a repository of that format."""
 
 
 def digest(*parts: object) -> str:
@@ -79,18 +97,33 @@ class Manifest:
 
     @classmethod
     def read(cls, out: Path) -> Manifest | None:
-        """The manifest of the site at ``out``, or None if there is none runsite can use."""
+        """The manifest of the site at ``out``, or None where there is none runsite wrote.
+
+        Known by its content, not by its name: the shape ``text`` writes, every digest a
+        SHA-256, every file a plain path inside the site's ``LAYOUT`` (no ``..``, no absolute
+        path, nothing under a dot-folder), every body a file's. A file of that name planted in
+        a folder, empty or listing files a site does not hold, does not make it a site."""
+        data = regular_bytes(out / MANIFEST)
         try:
-            data: dict[str, Any] = json.loads((out / MANIFEST).read_bytes())
-            return cls(
-                shells=str(data["shells"]),
-                captured=str(data["captured"]),
-                runs=list(data["runs"]),
-                bodies=dict(data["bodies"]),
-                files=dict(data["files"]),
-            )
-        except (OSError, ValueError, KeyError, TypeError):
+            found: Any = json.loads(data) if data is not None else None
+        except (ValueError, RecursionError):  # not JSON, or nested past the parser's depth
             return None
+        if not isinstance(found, dict) or found.keys() != {*_FIELDS}:
+            return None
+        shells, captured, runs, bodies, files = (found[name] for name in _FIELDS)
+        if not (
+            _digests([shells, captured])
+            and isinstance(runs, list)
+            and all(isinstance(run, str) and _BLOB.fullmatch(run) for run in runs)
+            and isinstance(files, dict)
+            and _site_files(files)
+            and _digests(files.values())
+            and isinstance(bodies, dict)
+            and all(file in files for file in bodies)
+            and _digests(bodies.values())
+        ):
+            return None
+        return cls(shells, captured, runs, bodies, files)
 
     def text(self) -> str:
         data = {
@@ -101,6 +134,45 @@ class Manifest:
             "files": self.files,
         }
         return json.dumps(data, sort_keys=True, indent=0, ensure_ascii=False) + "\n"
+
+
+_FIELDS = ("shells", "captured", "runs", "bodies", "files")
+
+
+def _digests(values: Collection[object]) -> bool:
+    """Whether every one of ``values`` is a SHA-256 in hex: tested on them all joined, as a
+    manifest holds tens of thousands."""
+    hexes = [value for value in values if isinstance(value, str) and len(value) == 64]
+    return len(hexes) == len(values) and _HEX.fullmatch("".join(hexes)) is not None
+
+
+def _site_files(files: Collection[str]) -> bool:
+    """Whether every one of ``files`` is a path a site runsite builds may hold: relative,
+    normalised, no part empty or a dot-name (nor ``..``), and under a name of its ``LAYOUT``
+    or of a language's folder's."""
+    joined = "\n/" + "\n/".join(files) + "\n"
+    if "/." in joined or "//" in joined or "/\n" in joined or "\0" in joined:
+        return False
+    tops = (file.split("/", 2) for file in files)
+    return all((top[1] if top[0] in LOCALES and len(top) > 1 else top[0]) in LAYOUT for top in tops)
+
+
+def regular_bytes(path: Path) -> bytes | None:
+    """The bytes of the regular file at ``path``; None for anything else there (nothing, a
+    folder, a link, which is not followed, a FIFO, which is not waited on)."""
+    try:
+        handle = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK)
+    except OSError:
+        return None
+    try:
+        if not stat.S_ISREG(os.fstat(handle).st_mode):
+            return None
+        with open(handle, "rb", closefd=False) as opened:
+            return opened.read()
+    except OSError:
+        return None
+    finally:
+        os.close(handle)
 
 
 def stale(jobs: Iterable[PageJob], old: Manifest | None, shells: str) -> list[PageJob]:

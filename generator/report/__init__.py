@@ -11,6 +11,7 @@ before a byte is written.
 from __future__ import annotations
 
 import os
+import secrets
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -71,10 +72,15 @@ def write(data: bytes, out: Path) -> None:
     """``data`` in the file ``out``, whole or not at all."""
     if not out.parent.is_dir():
         raise Refused(f"{out}: no such folder to write the report in")
-    partial = out.with_name(f".{out.name}.{os.getpid()}.partial")
+    partial = out.with_name(f".{out.name}.{secrets.token_hex(8)}.partial")
+    made = False
     try:
-        partial.write_bytes(data)
+        # Made here ("x"): never a file or link left under that name, written through or removed.
+        with open(partial, "xb") as opened:
+            made = True
+            opened.write(data)
         os.replace(partial, out)
     except OSError as error:
-        partial.unlink(missing_ok=True)
+        if made:
+            partial.unlink(missing_ok=True)
         raise Refused(f"{out}: cannot be written ({error.strerror or error})") from None

@@ -17,6 +17,8 @@ EN: dict[str, str] = {
     "summary.all_passed": "Every check passed.",
     "summary.run_page": "This run on the site",
     "summary.diff_page": "This comparison on the site",
+    "summary.cut.one": "1 more row left out: GitHub takes a comment of at most {limit} characters.",
+    "summary.cut": "{count} more rows left out: GitHub takes a comment of at most {limit} characters.",
 }
 
 IT: dict[str, str] = {
@@ -33,6 +35,8 @@ IT: dict[str, str] = {
     "summary.all_passed": "Ogni controllo è stato superato.",
     "summary.run_page": "Questa esecuzione sul sito",
     "summary.diff_page": "Questo confronto sul sito",
+    "summary.cut.one": "Un'altra riga omessa: GitHub accetta commenti di al massimo {limit} caratteri.",
+    "summary.cut": "Altre {count} righe omesse: GitHub accetta commenti di al massimo {limit} caratteri.",
 }
 
 REPORT: dict[str, dict[str, str]] = {"en": EN, "it": IT}

@@ -4,8 +4,12 @@ read alone, the checks that failed or could not be judged), and links to its pag
 site where the site's address is known.
 
 Its facts are the pages' own: the comparison's rows and counts, the run's tally, figures as
-the page's language writes them. Every name is written as text: the characters that would
-make markup of it (a link, emphasis, a column of a table, an entity) are escaped.
+the page's language writes them. Its words are escaped where they would make markup (a link,
+emphasis, a column of a table, an entity). Every name (a tenant's, a suite's, a case's, a
+check's, the disclosure's, a run's key in a refusal) is written in a code span: GitHub makes
+links, mentions, references to issues and commits, and emoji of the text it renders, after
+any escape is undone, and passes code by. A summary longer than GitHub takes in a comment is
+cut at a row of its table, and says how many rows it left out.
 """
 
 from __future__ import annotations
@@ -29,8 +33,12 @@ from generator.site.writer import run_path
 GLYPH = {"worse": "▼", "failed": "✗", "unjudged": "?", "passed": "✓"}
 """A status's glyph, as the site's badges show it."""
 
+LIMIT = 65_536
+"""The most characters GitHub takes in a comment's body: it refuses a longer one whole."""
+
 _MARKUP = re.compile(r"([\\`*_\[\]<>|~&])")
 _SPACE = re.compile(r"\s+")
+_TICKS = re.compile("`+")
 
 
 def text(value: str) -> str:
@@ -38,31 +46,87 @@ def text(value: str) -> str:
     return _MARKUP.sub(r"\\\1", _SPACE.sub(" ", value))
 
 
+def name(value: str, cell: bool = False) -> str:
+    """``value``, a name, as Markdown that shows it as it is, on one line: a code span, fenced
+    with one backtick more than its longest run of them, and padded with a space where it
+    begins or ends with one (or with a space at both ends, which the span would drop). In a
+    table's ``cell``, its ``|`` escaped, as GFM splits the row before it reads the span."""
+    flat = _SPACE.sub(" ", value)
+    if not flat:
+        return ""
+    fence = "`" * (1 + max(map(len, _TICKS.findall(flat)), default=0))
+    padded = "`" in (flat[0], flat[-1]) or (flat[0] == flat[-1] == " " and bool(flat.strip()))
+    pad = " " if padded else ""
+    shown = flat.replace("|", "\\|") if cell else flat
+    return f"{fence}{pad}{shown}{pad}{fence}"
+
+
 def unescaped(markdown: str) -> str:
     """``markdown`` with its backslash escapes undone: the text a reader sees."""
     return re.sub(r"\\([!-/:-@\[-`{-~])", r"\1", markdown)
 
 
-def _table(columns: Sequence[str], rows: Iterable[Sequence[str]]) -> list[str]:
-    lines = ["| " + " | ".join(text(c) for c in columns) + " |"]
-    lines.append("|" + " --- |" * len(columns))
-    lines += ["| " + " | ".join(text(cell) for cell in row) + " |" for row in rows]
-    return lines
+def length(markdown: str) -> int:
+    """``markdown``'s length as a browser counts a comment's, in UTF-16 code units: a character
+    past the Basic Multilingual Plane (most emoji) counts twice, so it is never under GitHub's
+    count."""
+    return len(markdown.encode("utf-16-le")) // 2
+
+
+def _table(columns: Sequence[str], rows: Iterable[Sequence[str]]) -> tuple[list[str], list[str]]:
+    """A table's header and its rows, of cells already written as Markdown (a column's name is
+    a label, written here)."""
+    header = ["| " + " | ".join(text(c) for c in columns) + " |", "|" + " --- |" * len(columns)]
+    return header, ["| " + " | ".join(row) + " |" for row in rows]
+
+
+Parts = tuple[list[str], list[str]]
+"""A summary's lines down to its table's header (all of them where it has no table), and the
+table's rows."""
 
 
 def markdown_summary(subject: Subject, locale: str) -> str:
-    """The summary of ``subject`` in ``locale``."""
+    """The summary of ``subject`` in ``locale``, no longer than ``LIMIT``."""
     compared = subject.compared()
     if subject.other is None or compared is None:
-        lines = _alone(subject, locale)
+        top, rows = _alone(subject, locale)
     else:
-        lines = _against(subject, subject.other, compared, locale)
-    lines += _links(subject, locale)
-    lines.append(text(disclosed(subject, Site(environment(), locale))))
-    return "\n".join(lines) + "\n"
+        top, rows = _against(subject, subject.other, compared, locale)
+    site = Site(environment(), locale)
+    end = [*_links(subject, locale), disclosed(subject, site, text, name)]
+    return _fitted(top, rows, end, locale)
 
 
-def _alone(subject: Subject, locale: str) -> list[str]:
+def _fitted(top: list[str], rows: list[str], end: list[str], locale: str) -> str:
+    """The summary's lines, with as many of the table's ``rows`` as fit in ``LIMIT`` and, where
+    some do not, a line after the table saying how many were left out."""
+
+    def joined(shown: list[str], cut: list[str]) -> str:
+        table = [*shown, ""] if rows else []
+        return "\n".join([*top, *table, *cut, *end]) + "\n"
+
+    whole = joined(rows, [])
+    if length(whole) <= LIMIT:
+        return whole
+    room = LIMIT - length(joined([], _cut(len(rows), locale)))
+    kept = 0
+    for row in rows:
+        room -= length(row) + 1
+        if room < 0:
+            break
+        kept += 1
+    return joined(rows[:kept], _cut(len(rows) - kept, locale))
+
+
+def _cut(left_out: int, locale: str) -> list[str]:
+    """The line saying how many rows were left out (the longest where ``left_out`` is the
+    most that may be), and the blank line after it."""
+    r, f = REPORT[locale], formats(locale)
+    said = r["summary.cut.one" if left_out == 1 else "summary.cut"]
+    return [text(said.format(count=f.count(left_out), limit=f.count(LIMIT))), ""]
+
+
+def _alone(subject: Subject, locale: str) -> Parts:
     """A run read alone: its status, its tally, and the checks that did not pass."""
     t, f, run = LABELS[locale], formats(locale), subject.run
     passed, failed, errored = tally(run)
@@ -70,16 +134,17 @@ def _alone(subject: Subject, locale: str) -> list[str]:
     judged = passed + failed
     rate = f"{f.share(passed / judged)} · " if judged else ""
     counts = t["summary.counts"].format(passed=passed, failed=failed, errored=errored)
+    top, rows = _not_passed(run, locale)
     return [
         _heading(run, status, t[f"status.{status}"], f),
         "",
         text(rate + counts),
         "",
-        *_not_passed(run, locale),
-    ]
+        *top,
+    ], rows
 
 
-def _against(subject: Subject, other: RedactedRun, compared: Comparison, locale: str) -> list[str]:
+def _against(subject: Subject, other: RedactedRun, compared: Comparison, locale: str) -> Parts:
     """A run against another: its status, how many checks moved which way, and the checks that
     got worse, both runs' scores beside each other."""
     t, r, f, run = LABELS[locale], REPORT[locale], formats(locale), subject.run
@@ -98,31 +163,31 @@ def _against(subject: Subject, other: RedactedRun, compared: Comparison, locale:
         f"**{text(role)}**: {text(f.moment(other.created_at))}",
         "",
     ]
-    if compared.reason is not None:
-        return [*lines, text(t["diff.refused"].format(reason=compared.reason)), ""]
+    if compared.reason is not None:  # it names the runs by key, and the rules that moved
+        return [*lines, text(t["diff.refused"]).format(reason=name(compared.reason)), ""], []
     lines += [text(" · ".join(counted for _, counted in verdict_counts(rows, t, f))), ""]
     if not worse:
-        return [*lines, text(r["summary.none_worse"]), ""]
+        return [*lines, text(r["summary.none_worse"]), ""], []
     digits = comparison_places(rows)
-    table = _table(
+    header, table = _table(
         [t["column.case"], t["column.check"], role, t["diff.this_run"], t["column.change"]],
         (
             (
-                row.case or t["where.run"],
-                row.check,
-                _side(row.before, digits[row.check], f),
-                _side(row.now, digits[row.check], f),
-                "" if row.delta is None else f.change(row.delta, digits[row.check]),
+                name(row.case, cell=True) if row.case else text(t["where.run"]),
+                name(row.check, cell=True),
+                text(_side(row.before, digits[row.check], f)),
+                text(_side(row.now, digits[row.check], f)),
+                "" if row.delta is None else text(f.change(row.delta, digits[row.check])),
             )
             for row in worse
         ),
     )
-    return [*lines, f"**{text(r['summary.worse'])}**", "", *table, ""]
+    return [*lines, f"**{text(r['summary.worse'])}**", "", *header], table
 
 
 def _heading(run: RedactedRun, status: str, said: str, f: Formats) -> str:
-    named = f"{run.tenant} · {run.suite} · {f.moment(run.created_at)}"
-    return f"### {GLYPH[status]} {text(named)}: {text(said)}"
+    named = f"{name(run.tenant)} · {name(run.suite)} · {text(f.moment(run.created_at))}"
+    return f"### {GLYPH[status]} {named}: {text(said)}"
 
 
 def _side(check: Check | None, digits: int, f: Formats) -> str:
@@ -133,33 +198,31 @@ def _side(check: Check | None, digits: int, f: Formats) -> str:
     return f"{shown.score} ({shown.interval})" if shown.interval else shown.score
 
 
-def _not_passed(run: RedactedRun, locale: str) -> list[str]:
+def _not_passed(run: RedactedRun, locale: str) -> Parts:
     """The checks of a run alone that failed or could not be judged, case by case."""
     t, r, f = LABELS[locale], REPORT[locale], formats(locale)
     digits = {row.name: row.places for row in check_rows(run)}
-    found = [(case.case_id, verdict) for case in run.results for verdict in case.verdicts] + [
-        (t["where.run"], verdict) for verdict in run.aggregate
-    ]
+    found = [
+        (name(case.case_id, cell=True), verdict)
+        for case in run.results
+        for verdict in case.verdicts
+    ] + [(text(t["where.run"]), verdict) for verdict in run.aggregate]
     shown = [(case, v) for case, v in found if v.status != "pass"]
     if not shown:
-        return [text(r["summary.all_passed"]), ""]
+        return [text(r["summary.all_passed"]), ""], []
     rows = [
         (
             case,
-            v.assertion,
-            f.unknown if v.score is None else f.score(v.score, digits[v.assertion]),
-            f.score(v.threshold, digits[v.assertion]),
-            t[f"status.{v.status}"],
+            name(v.assertion, cell=True),
+            text(f.unknown if v.score is None else f.score(v.score, digits[v.assertion])),
+            text(f.score(v.threshold, digits[v.assertion])),
+            text(t[f"status.{v.status}"]),
         )
         for case, v in shown
     ]
     columns = [t["column.case"], t["column.check"], t["column.score"], t["column.threshold"]]
-    return [
-        f"**{text(r['summary.not_passed'])}**",
-        "",
-        *_table([*columns, t["column.status"]], rows),
-        "",
-    ]
+    header, table = _table([*columns, t["column.status"]], rows)
+    return [f"**{text(r['summary.not_passed'])}**", "", *header], table
 
 
 def _links(subject: Subject, locale: str) -> list[str]:

@@ -13,7 +13,7 @@ it is not: a file opened from a mail has no site beside it.
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from html import unescape
 from typing import Any
@@ -54,16 +54,22 @@ def linked(html: str, address: str | None) -> str:
     return _LINK.sub(link, html)
 
 
-def disclosed(subject: Subject, site: Site) -> str:
+def disclosed(
+    subject: Subject,
+    site: Site,
+    said: Callable[[str], str] = str,
+    named: Callable[[str], str] = str,
+) -> str:
     """How a report was made: from redacted runs only, and what the archive's disclosure
-    released beyond what always travels."""
+    released beyond what always travels; its words as ``said`` writes them, and each name as
+    ``named`` does."""
     t, r = LABELS[site.locale], REPORT[site.locale]
-    released = site.released(subject.run)
-    disclosure = r["report.disclosure"].format(
-        source=r["report.source"],
-        released="; ".join(released) + "." if released else t["run.released.none"],
+    released = site.released(subject.run, said, named)
+    disclosure = said(r["report.disclosure"]).format(
+        source=said(r["report.source"]),
+        released="; ".join(released) + "." if released else said(t["run.released.none"]),
     )
-    redacted = r["report.redacted.one" if subject.other is None else "report.redacted.two"]
+    redacted = said(r["report.redacted.one" if subject.other is None else "report.redacted.two"])
     return f"{redacted} {disclosure}"
 
 

@@ -4,7 +4,7 @@ sent a link to."""
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -272,20 +272,27 @@ class Site(HistoryPages):
             lines.append(t["withheld.config"].format(names=", ".join(names)))
         return lines
 
-    def released(self, run: RedactedRun) -> list[str]:
-        """What the disclosure released on this page."""
+    def released(
+        self, run: RedactedRun, said: Callable[[str], str] = str, named: Callable[[str], str] = str
+    ) -> list[str]:
+        """What the disclosure released on this page: its words as ``said`` writes them, and
+        each name as ``named`` does (a Markdown summary's, in code)."""
         t, d = self.t, run.disclosure
+
+        def listed(label: str, names: Sequence[str]) -> str:
+            return said(t[label]).format(names=", ".join(map(named, names)))
+
         lines = []
         if d.run_metadata:
-            lines.append(t["released.run_metadata"].format(names=", ".join(d.run_metadata)))
+            lines.append(listed("released.run_metadata", d.run_metadata))
         if d.score_metadata:
-            lines.append(t["released.score_metadata"].format(names=", ".join(d.score_metadata)))
+            lines.append(listed("released.score_metadata", d.score_metadata))
         if d.artifacts:
-            lines.append(t["released.artifacts"].format(names=", ".join(d.artifacts)))
+            lines.append(listed("released.artifacts", d.artifacts))
         if d.tool_names is True:
-            lines.append(t["released.tool_names.all"])
+            lines.append(said(t["released.tool_names.all"]))
         elif d.tool_names:
-            lines.append(t["released.tool_names"].format(names=", ".join(d.tool_names)))
+            lines.append(listed("released.tool_names", d.tool_names))
         return lines
 
 
