@@ -4,7 +4,6 @@ does an archive holding names the door now refuses, archived by an older runsite
 
 from __future__ import annotations
 
-import json
 import re
 import shutil
 from collections.abc import Callable
@@ -16,7 +15,7 @@ from click.testing import Result
 
 from generator.document.record import key_of
 from generator.site.shell import files
-from tests._helpers import a_run_at, git
+from tests._helpers import a_run_at, archived_past_the_door
 
 SITE_NAMES = [
     "index.html",
@@ -57,18 +56,6 @@ def _runs() -> list[dict[str, Any]]:
     ]
 
 
-def _commit_as_an_older_runsite(archive: Path) -> list[dict[str, Any]]:
-    runs = [a_run_at(1, tenant=tenant, suite=suite) for tenant, suite in OLDER]
-    for run in runs:
-        place = archive / "runs" / run["tenant"] / run["suite"]
-        place.mkdir(parents=True)
-        key = key_of(run["created_at"], run["config_hash"])
-        (place / f"{key}.json").write_text(json.dumps(run), encoding="utf-8")
-    git(archive, "add", "runs")
-    git(archive, "commit", "-q", "-m", "Runs an older runsite archived")
-    return runs
-
-
 def _broken_links(site: Path) -> list[str]:
     """Every link of every page that names a page or file of the site and finds none."""
     broken = []
@@ -89,7 +76,9 @@ def test_names_of_the_sites_own_files_build_each_page_at_its_address_with_every_
     paths = [write_json(run, f"{n}.json") for n, run in enumerate(runs)]
     imported = runsite("import", "--root", str(archive), *map(str, paths))
     assert imported.exit_code == 0, imported.output
-    runs += _commit_as_an_older_runsite(archive)
+    older = [a_run_at(1, tenant=tenant, suite=suite) for tenant, suite in OLDER]
+    archived_past_the_door(archive, older)
+    runs += older
     (archive / "mkdocs.yml").write_text("site_url: https://evals.example/\n", encoding="utf-8")
     site = archive / "site"
     built = runsite("build", "--root", str(archive), "--out", str(site))
