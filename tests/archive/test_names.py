@@ -190,33 +190,38 @@ def _app_that_records_calls(folder: Path) -> str:
     return f"def answer(case):\n    open({str(called)!r}, 'a').write('x')\n    return 'ok'\n"
 
 
-def test_a_suite_whose_tenant_no_file_system_keeps_is_refused_when_it_loads(
-    runsite: Runsite, archive: Path, tmp_path: Path
-) -> None:
-    suite = write_suite(tmp_path / "s", app=_app_that_records_calls(tmp_path))
-    suite.write_text(suite.read_text().replace('tenant = "acme"', 'tenant = "acme."'))
-    result = runsite("run", str(suite), "--root", str(archive))
-    assert result.exit_code == 64
-    assert result.stderr == (
-        f"runsite: {suite}: [suite]: tenant: cannot name a folder in runs/: ends with a dot, "
-        "which Windows drops from a file name\n"
-    )
-    assert not (tmp_path / "called").exists()
+SUITES_REFUSED = [
+    pytest.param(
+        "acme.",
+        "tenant: cannot name a folder in runs/: ends with a dot, which Windows drops from a file "
+        "name",
+        id="when-it-loads",
+    ),
+    pytest.param(
+        "acme",
+        "name: runs/acme/Probe/ is the same name once case and Unicode are folded",
+        id="as-an-archived-one",
+    ),
+]
 
 
-def test_a_suite_named_as_an_archived_one_in_another_case_is_refused_before_it_runs(
-    runsite: Runsite, archive: Path, tmp_path: Path, write_json: WriteJson
+@pytest.mark.parametrize(("tenant", "said"), SUITES_REFUSED)
+def test_a_suite_whose_names_the_door_would_refuse_is_refused_before_it_runs(
+    runsite: Runsite,
+    archive: Path,
+    tmp_path: Path,
+    write_json: WriteJson,
+    tenant: str,
+    said: str,
 ) -> None:
     archived = a_run_at(1, tenant="acme", suite="Probe")
     assert _import(runsite, archive, write_json(archived, "archived.json")).exit_code == 0
     head = git(archive, "rev-parse", "HEAD")
     suite = write_suite(tmp_path / "s", app=_app_that_records_calls(tmp_path))
+    suite.write_text(suite.read_text().replace('tenant = "acme"', f'tenant = "{tenant}"'))
     result = runsite("run", str(suite), "--root", str(archive))
     assert result.exit_code == 64
-    assert result.stderr == (
-        f"runsite: {suite}: [suite]: name: runs/acme/Probe/ is the same name once case and "
-        "Unicode are folded\n"
-    )
+    assert result.stderr == f"runsite: {suite}: [suite]: {said}\n"
     assert not (tmp_path / "called").exists()
     assert git(archive, "rev-parse", "HEAD") == head
 
