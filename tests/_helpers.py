@@ -16,6 +16,7 @@ from typing import Any
 import pytest
 
 from generator.document.codec import read_run
+from generator.document.record import key_of
 from generator.document.redact import redact
 from generator.document.redacted import RedactedRun, RedactedVerdict
 from generator.files import read_document
@@ -221,6 +222,18 @@ def git(root: Any, *args: str) -> str:
     """What git prints for ``args`` in the repository at ``root``."""
     done = subprocess.run(["git", *args], cwd=root, capture_output=True, text=True, check=True)
     return done.stdout
+
+
+def archived_past_the_door(archive: Path, runs: list[dict[str, Any]]) -> None:
+    """Commit ``runs`` at their places in ``archive`` as an older runsite may have let them in:
+    with names the door now refuses (markup, ``CON``, two that differ only in case)."""
+    for run in runs:
+        place = archive / "runs" / run["tenant"] / run["suite"]
+        place.mkdir(parents=True, exist_ok=True)
+        key = key_of(run["created_at"], run["config_hash"])
+        (place / f"{key}.json").write_text(json.dumps(run), encoding="utf-8")
+    git(archive, "add", "runs")
+    git(archive, "commit", "--quiet", "--message", "Runs an older runsite archived")
 
 
 @contextmanager

@@ -123,7 +123,8 @@ def documents(draw: st.DrawFn) -> bytes:
 visible_names = st.text(
     st.characters(categories=["L", "M", "N", "P", "S", "Zs"]), min_size=1, max_size=30
 )
-"""Names the door lets through, of every script, punctuation and symbol (markup, slashes, dots)."""
+"""Names of every script, punctuation and symbol (markup, slashes, dots): the door lets through
+those that every file system keeps and that mix no scripts (``archive.names``)."""
 
 
 @st.composite

@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 
 from generator.archive.catalog import Suite, label
 from generator.archive.layout import Layout, unsafe
+from generator.archive.names import Taken, unportable
 from generator.archive.store import GitStore, blob_id
 from generator.document.codec import Reading, canonical, read_run
 from generator.document.model import Run
@@ -71,12 +72,13 @@ def admit(
     """
     done = Admission(refused=list(refused))
     tracked = store.tracked(store.path(layout.runs))
+    names = Taken(tracked, store.path(layout.runs))
     taken: dict[str, Arrival] = {}
     references: dict[Suite, Arrival] = {}
     for arrival in sorted(arrivals, key=lambda a: a.baseline):
         run = arrival.reading.run
         try:
-            place = store.path(layout.run(*_names(arrival)))
+            place = store.path(layout.run(*_names(arrival, names)))
             fresh = _is_fresh(layout, store, tracked, taken, place, arrival)
             other = references.get((run.tenant, run.suite))
             if arrival.baseline and other and other.reading.run.key != run.key:
@@ -88,6 +90,9 @@ def admit(
         shown = layout.shown(layout.run(run.tenant, run.suite, run.key))
         if fresh:
             taken[place] = arrival
+            names.take((), run.tenant, arrival.source)
+            names.take((run.tenant,), run.suite, arrival.source)
+            names.take((run.tenant, run.suite), run.key, arrival.source)
             done.arrived.append(shown)
         else:
             done.already.append(shown)
@@ -107,10 +112,18 @@ def admit(
     return done
 
 
-def _names(arrival: Arrival) -> tuple[str, str, str]:
+def _names(arrival: Arrival, names: Taken) -> tuple[str, str, str]:
+    """The run's tenant, suite and key, refused where one is another name already there (which
+    the refusal names), or cannot name its folder or file (``layout.unsafe``,
+    ``names.unportable``)."""
     run = arrival.reading.run
-    for key, name in (("tenant", run.tenant), ("suite", run.suite), ("key", run.key)):
+    parts = (("tenant", run.tenant), ("suite", run.suite), ("key", run.key))
+    for depth, (key, name) in enumerate(parts):
         problem = unsafe(name)
+        clash = None if problem else names.clash(tuple(part for _, part in parts[:depth]), name)
+        if clash:
+            raise DocumentRefused(key, clash)
+        problem = problem or unportable(name)
         if problem:
             raise DocumentRefused(key, f"cannot name a folder in runs/: {problem}")
     return run.tenant, run.suite, run.key

@@ -13,6 +13,7 @@ from generator.archive.admission import Admission, Arrival, admit
 from generator.archive.catalog import ArchivedRun, Suite, label
 from generator.archive.config import Config, config_text, read_config
 from generator.archive.layout import CONFIG, KEEP, Layout, checked_root, find_root
+from generator.archive.names import Taken
 from generator.archive.refs import pick_suite, resolve
 from generator.archive.store import Change, Commit, GitStore, require_git
 from generator.document.codec import Reading, read_run, run_bytes
@@ -142,6 +143,18 @@ class Archive:
         if done.refused:
             raise done.refused[0]
         return done
+
+    def clash(self, tenant: str, suite: str) -> tuple[str, str] | None:
+        """What the door would say of a run of ``tenant``/``suite`` whose names are another
+        already archived (``names.Taken``): which of the two, and why; None if neither is."""
+        runs = self.store.path(self.layout.runs)
+        with self.store.reading():
+            names = Taken(self.store.tracked(runs), runs)
+        for key, place, name in (("tenant", (), tenant), ("suite", (tenant,), suite)):
+            problem = names.clash(place, name)
+            if problem:
+                return key, problem
+        return None
 
     def read(self, ref: str, cwd: Path) -> Run:
         """The full run ``ref`` names, for a command that works inside the perimeter."""

@@ -20,6 +20,7 @@ from generator.cli import (
     _warn_unknown,
     cli,
 )
+from generator.errors import Refused
 
 if TYPE_CHECKING:
     pass
@@ -69,10 +70,16 @@ def import_(
 
     Example: runsite import logs/ --tenant acme
     """
+    from generator.archive.layout import unsafe
+    from generator.archive.names import unportable
     from generator.archive.views import admission_lines
     from generator.importers import files_of, read_files
     from generator.importers.options import Options
 
+    for option, name in (("--tenant", tenant), ("--suite", suite)):
+        problem = name is not None and (unsafe(name) or unportable(name))
+        if problem:
+            raise Refused(f"{option}: cannot name a folder in runs/: {problem}")
     archive = _open(root)
     files = files_of(paths)
     options = Options(tenant, suite, archive.config.inspect)

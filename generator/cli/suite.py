@@ -49,7 +49,8 @@ def run(
     metadata = dict(_pair(item) for item in meta)
     archive = _checked(no_archive, out, root)
     with _progress_bar("cases") as progress:
-        measured = measure(suite_file, _now(), metadata, progress, concurrency)
+        clash = archive.clash if archive else None
+        measured = measure(suite_file, _now(), metadata, progress, concurrency, clash)
     return _keep(measured, archive, out, f"runsite run {suite_file}")
 
 
@@ -89,7 +90,8 @@ def replay(
         else (archive or _open(root)).read(stored_run, Path.cwd())
     )
     metadata = dict(_pair(item) for item in meta)
-    replayed = rejudge(suite_file, stored, _now(), metadata, concurrency)
+    clash = archive.clash if archive else None
+    replayed = rejudge(suite_file, stored, _now(), metadata, concurrency, clash)
     return _keep(replayed, archive, out, f"runsite replay {suite_file}")
 
 

@@ -23,7 +23,7 @@ from contextlib import contextmanager, suppress
 from dataclasses import dataclass
 from datetime import datetime
 from importlib.metadata import version
-from pathlib import Path, PurePosixPath
+from pathlib import Path
 from typing import Any
 
 import yaml
@@ -36,7 +36,16 @@ from generator.site.history import SuiteRuns
 from generator.site.labels import LABELS, LOCALES
 from generator.site.look import Look
 from generator.site.rewrite import for_files, language_links, split_search
-from generator.site.shell import KINDS, Shell, capture, fill, mend_sitemaps, shell_sources
+from generator.site.shell import (
+    KINDS,
+    Shell,
+    capture,
+    files,
+    fill,
+    mend_sitemaps,
+    served,
+    shell_sources,
+)
 from generator.site.writer import Page, chart_json, suite_path
 
 
@@ -313,11 +322,9 @@ def build_pages(
     for locale, staged in pages:
         if staged.body is not None:
             folder = out if locale == settings.language else out / locale
-            placed = PurePosixPath(staged.path).with_suffix("")
-            placed = placed.parent if placed.name == "index" else placed
-            fill(folder / placed / "index.html", staged.body)
+            fill(folder.joinpath(*served(staged.path), "index.html"), staged.body)
     if settings.for_files:
-        for page in out.rglob("*.html"):
+        for page in files(out, "*.html"):
             page.write_text(for_files(page.read_text(encoding="utf-8")), encoding="utf-8")
     else:
         split_search(out, settings.language, searched)

@@ -14,6 +14,7 @@ from typing import Any
 from urllib.parse import urlparse
 
 from generator.site.labels import LOCALES
+from generator.site.shell import files
 
 _BASE = re.compile(r'(<script id="__config" type="application/json">\{[^<]*?"base": ")([^"]*)(")')
 
@@ -41,7 +42,7 @@ def split_search(out: Path, default: str, extra: Mapping[str, list[dict[str, str
         target = out / locale / "search" / "search_index.json"
         target.parent.mkdir(parents=True, exist_ok=True)
         target.write_text(_index_json(index["config"] | {"lang": [locale]}, own), encoding="utf-8")
-        for page in (out / locale).rglob("*.html"):
+        for page in files(out / locale, "*.html"):
             text = page.read_text(encoding="utf-8")
             page.write_text(
                 _BASE.sub(rf"\g<1>\g<2>/{locale}/\g<3>", text, count=1), encoding="utf-8"
@@ -95,7 +96,7 @@ def language_links(out: Path, default: str, site_url: str | None) -> None:
     root = urlparse(site_url).path if site_url else "/"
     root = root if root.endswith("/") else root + "/"
     homes = {locale: "" if locale == default else f"{locale}/" for locale in LOCALES}
-    for page in out.rglob("*.html"):
+    for page in files(out, "*.html"):
         text = page.read_text(encoding="utf-8")
         fixed = _ALTERNATE.sub("", text)
         folder = page.parent.relative_to(out).as_posix()

@@ -22,8 +22,13 @@ from pathlib import Path
 from urllib.parse import quote
 
 PLACEHOLDER = "runsite-shell"
-"""A path segment no real page has: run keys and comparison keys are timestamps."""
-TITLE = "RUNSITE-SHELL-TITLE"
+"""A path segment no real page has: run keys and comparison keys are timestamps. A tenant or
+suite may be named so, and the shell's navigation links to their suite pages, but no name holds
+a slash: the shell's own address, with as many of these as its kind has segments, is no link of
+theirs."""
+TITLE = "RUNSITE-SHELL-TITLE\u2060"
+"""Ends in a word joiner, a character no name may hold (``document.values.hidden_character``):
+the navigation of a shell shows every tenant and suite, and one named so is not its title."""
 BODY = "<h1>RUNSITE-SHELL-BODY</h1>"
 """The shell's article: an ``<h1>`` so that the theme does not add a title of its own."""
 
@@ -69,10 +74,24 @@ def shell_sources() -> dict[str, str]:
     return {placeholder_path(kind).rstrip("/") + ".md": _MARKDOWN for kind in KINDS}
 
 
+def served(path: str) -> list[str]:
+    """The segments of the folder a page path is served as: mkdocs serves ``<folder>/index.md``
+    as the folder itself (none for the home page), any other ``<name>.md`` as a folder of its
+    own."""
+    segments = path.removesuffix(".md").split("/")
+    return segments[:-1] if segments[-1] == "index" else segments
+
+
 def page_address(path: str) -> str:
     """A page path (``runs/<tenant>/<suite>/<key>.md``) as the site serves it, each segment
     quoted as a link carries it."""
-    return "/".join(quote(part, safe="") for part in path.removesuffix(".md").split("/")) + "/"
+    return "".join(f"{quote(part, safe='')}/" for part in served(path))
+
+
+def files(out: Path, pattern: str) -> list[Path]:
+    """The files under ``out`` whose names match ``pattern``, in order. Folders are passed
+    over: a tenant or suite named ``x.html`` or ``sitemap.xml`` is a folder of pages."""
+    return sorted(path for path in out.rglob(pattern) if path.is_file())
 
 
 @dataclass(frozen=True)
@@ -91,9 +110,6 @@ class Shell:
         return "".join(part if n % 2 == 0 else values[part] for n, part in enumerate(self.parts))
 
 
-_SPLIT = re.compile(f"({re.escape(TITLE)}|{re.escape(BODY)}|PLACEHOLDER_ADDRESS)")
-
-
 def _compact(text: str) -> str:
     """The theme's markup without the indentation and blank lines its templates leave: the
     shell holds no ``<pre>`` or multi-line script, so the page renders the same, smaller."""
@@ -103,14 +119,14 @@ def _compact(text: str) -> str:
 def capture(folder: Path, kind: str) -> Shell:
     """The shell of ``kind`` from the built language folder ``folder``, which it leaves without
     the placeholder page."""
-    page_folder = folder / placeholder_path(kind)
-    text = _compact((page_folder / "index.html").read_text(encoding="utf-8"))
-    text = text.replace(placeholder_path(kind), "PLACEHOLDER_ADDRESS")
-    if PLACEHOLDER in text or text.count(BODY) != 1:
+    address = placeholder_path(kind)
+    text = _compact((folder / address / "index.html").read_text(encoding="utf-8"))
+    deep = "/".join([PLACEHOLDER] * KINDS[kind])
+    if deep in text.replace(address, "") or text.count(BODY) != 1:
         raise RuntimeError(f"the theme's {kind} shell has its placeholders where runsite cannot")
-    pieces = _SPLIT.split(text)
-    names = {TITLE: "title", BODY: "body", "PLACEHOLDER_ADDRESS": "address"}
-    parts = tuple(piece if n % 2 == 0 else names[piece] for n, piece in enumerate(pieces))
+    marks = {TITLE: "title", BODY: "body", address: "address"}
+    pieces = re.split(f"({'|'.join(map(re.escape, marks))})", text)
+    parts = tuple(piece if n % 2 == 0 else marks[piece] for n, piece in enumerate(pieces))
     shutil.rmtree(folder / FOLDERS[kind])
     return Shell(parts, hashlib.sha256(text.encode()).hexdigest())
 
@@ -127,7 +143,7 @@ def mend_sitemaps(out: Path, epoch: int, site_url: str | None) -> None:
     (``site_url``) gets no sitemap: a sitemap's locations are absolute, and mkdocs would write
     "None" at the start of each."""
     day = datetime.fromtimestamp(epoch, UTC).strftime("%Y-%m-%d")
-    for sitemap in sorted(out.rglob("sitemap.xml")):
+    for sitemap in files(out, "sitemap.xml"):
         if site_url is None:
             sitemap.unlink()
             sitemap.with_name("sitemap.xml.gz").unlink(missing_ok=True)

@@ -29,6 +29,7 @@ from generator.reading.locales import against_previous
 from generator.reading.render import sentence
 from generator.site.charts import on_page
 from generator.site.labels import LABELS
+from generator.site.shell import served
 
 
 @dataclass(frozen=True)
@@ -47,7 +48,17 @@ def run_path(tenant: str, suite: str, key: str) -> str:
     return f"runs/{tenant}/{suite}/{key}.md"
 
 
+INDEXES = frozenset({"index", "readme"})
+"""Names mkdocs takes a page of for its folder's index (``index.md``, ``README.md``), whatever
+their case, in case a file system or an engine ignores it."""
+
+
 def suite_path(tenant: str, suite: str) -> str:
+    """A suite's page: ``<suite>.md`` in its tenant's folder, or ``<suite>/index.md`` for a suite
+    named as mkdocs names a folder's index, which is served at the same address,
+    ``suites/<tenant>/<suite>/``, where ``<suite>.md`` would have been its tenant's folder."""
+    if suite.casefold() in INDEXES:
+        return f"suites/{tenant}/{suite}/index.md"
     return f"suites/{tenant}/{suite}.md"
 
 
@@ -76,19 +87,13 @@ def href(source: str, target: str) -> str:
     (asking the system for the working folder each time), took 27 µs a link, and a suite page
     links every run of its suite. A path with a segment that is empty, ``.`` or ``..`` (no page
     runsite writes has one) is left to it."""
-    to, at = _folder(target), _folder(source)
+    to, at = served(target), served(source)
     if any(part in ("", ".", "..") for part in (*to, *at)):
         parts = posixpath.relpath("/".join(to) or ".", "/".join(at) or ".").split("/")
     else:
         common = len(posixpath.commonprefix([to, at]))
         parts = [".."] * (len(at) - common) + to[common:] or ["."]
     return "/".join(map(_quoted, parts)) + "/"
-
-
-def _folder(path: str) -> list[str]:
-    """The segments of the folder a page path is served as (none for the home page)."""
-    stem = path.removesuffix(".md")
-    return [] if stem == "index" else stem.split("/")
 
 
 @lru_cache(maxsize=1 << 14)

@@ -8,7 +8,8 @@ from pathlib import Path
 
 from generator.archive.untrusted import settings
 from generator.document.model import Run
-from generator.suite.load import importing_from, load_suite
+from generator.errors import SuiteRefused
+from generator.suite.load import LoadedSuite, importing_from, load_suite
 from generator.suite.replay import replay_caller, replayable
 from generator.suite.runner import Setting, run_suite
 
@@ -27,20 +28,37 @@ def commit_of(folder: Path) -> str | None:
     return f"{commit}-dirty" if repository.is_dirty(untracked_files=True) else commit
 
 
+Clash = Callable[[str, str], tuple[str, str] | None]
+"""Given a tenant and a suite, which of them the archive would refuse as another name already
+there (``tenant`` or ``suite``), and why; ``Archive.clash``."""
+
+
+def _loaded(path: Path, clash: Clash | None) -> LoadedSuite:
+    """The suite at ``path``, refused when the archive would refuse its runs' names."""
+    loaded = load_suite(path)
+    found = clash(loaded.suite.tenant, loaded.suite.name) if clash else None
+    if found:
+        key, problem = found
+        raise SuiteRefused(str(path), "[suite]", "name" if key == "suite" else key, problem)
+    return loaded
+
+
 def measure(
     path: Path,
     created_at: str,
     metadata: Mapping[str, str],
     progress: Callable[[int], Callable[[], None]] | None = None,
     concurrency: int = 1,
+    clash: Clash | None = None,
 ) -> Run:
     """Load the suite at ``path``, run it, and return the run document.
 
     ``progress``, given the number of cases, returns what to call after each case;
-    ``concurrency`` is how many calls (of the target or a judge) may be made at once.
+    ``concurrency`` is how many calls (of the target or a judge) may be made at once;
+    ``clash`` is the archive's word on the suite's names, asked before anything runs.
     """
     with importing_from(path.parent):
-        loaded = load_suite(path)
+        loaded = _loaded(path, clash)
         setting = Setting(
             created_at=created_at,
             git_commit=commit_of(loaded.folder),
@@ -61,10 +79,11 @@ def rejudge(
     created_at: str,
     metadata: Mapping[str, str],
     concurrency: int = 1,
+    clash: Clash | None = None,
 ) -> Run:
     """Judge ``stored``'s recorded answers again with the suite at ``path``; call no target."""
     with importing_from(path.parent):
-        loaded = load_suite(path)
+        loaded = _loaded(path, clash)
         suite = replayable(loaded.suite, stored)
         setting = Setting(
             created_at=created_at,

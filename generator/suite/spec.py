@@ -17,6 +17,8 @@ from typing import Annotated, Any, Literal, TypeVar
 
 from pydantic import BaseModel, ConfigDict, Field, JsonValue, ValidationError
 
+from generator.archive.layout import unsafe
+from generator.archive.names import unportable
 from generator.document.problems import every_problem
 from generator.errors import SuiteRefused
 from generator.suite.agent_checks import TRAJECTORY_CHECKS, contradictions
@@ -159,6 +161,7 @@ def parse_suite(
     """The suite ``doc`` (parsed TOML) declares, over ``cases`` (parsed JSON), or a refusal."""
     _refuse_unknown(doc, {"suite", "target", "assertions"}, source, "", "top level")
     section = _model(SuiteSection, doc.get("suite"), source, "[suite]", "[suite]")
+    _check_names(section, source)
     target = _target(doc.get("target"), source)
     entries = doc.get("assertions")
     if not isinstance(entries, list) or not entries:
@@ -372,6 +375,15 @@ def _check_cases(cases: Sequence[Case], section: SuiteSection, source: str) -> N
             raise SuiteRefused(
                 source, f"case #{n}", "canary", "a canary needs samples of at least 2 in [suite]"
             )
+
+
+def _check_names(section: SuiteSection, source: str) -> None:
+    """The tenant and name become folders of the archive: refused now, by the door's rules,
+    rather than once the run was made and paid for."""
+    for key, name in (("tenant", section.tenant), ("name", section.name)):
+        problem = unsafe(name) or unportable(name)
+        if problem:
+            raise SuiteRefused(source, "[suite]", key, f"cannot name a folder in runs/: {problem}")
 
 
 def _check_pinned(section: SuiteSection, source: str) -> None:

@@ -14,6 +14,7 @@ from click.testing import CliRunner, Result
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from generator.archive.names import folded, skeleton, unportable
 from generator.cli import cli
 from tests._hostile import arriving
 from tests.conftest import git_identity
@@ -52,7 +53,21 @@ def test_a_hostile_batch_is_archived_or_refused_and_the_archive_stays_readable(
     assert imported.exit_code in (0, 64), imported.output
     listed = _runsite("list", "--json", "--root", str(root))
     assert listed.exit_code == 0, listed.output
+    _assert_one_name_each(json.loads(listed.stdout))
     if json.loads(listed.stdout):
         for command in (["show", "latest"], ["explain", "latest"]):
             shown = _runsite(*command, "--root", str(root))
             assert shown.exit_code in (0, 2), shown.output
+
+
+def _assert_one_name_each(listed: list[dict[str, str]]) -> None:
+    """What the door let in is a name on every file system, and no two names of one folder of
+    runs/ fold to one name or look alike."""
+    folders: dict[tuple[str, ...], set[str]] = {}
+    for entry in listed:
+        folders.setdefault((), set()).add(entry["tenant"])
+        folders.setdefault((entry["tenant"],), set()).add(entry["suite"])
+    for names in folders.values():
+        assert [name for name in names if unportable(name)] == []
+        assert len({folded(name) for name in names}) == len(names)
+        assert len({skeleton(name) for name in names}) == len(names)

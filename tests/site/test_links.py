@@ -8,7 +8,7 @@ from urllib.parse import quote, urljoin
 from hypothesis import given
 from hypothesis import strategies as st
 
-from generator.site.writer import href
+from generator.site.writer import href, suite_path
 
 _SEGMENT = st.text(alphabet="az09-_ %#?é✓", min_size=1, max_size=6).filter(
     lambda part: part not in (".", "..")
@@ -39,3 +39,11 @@ def test_a_link_climbs_to_the_common_folder_and_down_again():
     assert href(run, "index.md") == "../../../../"
     assert href(run, run) == "./"
     assert href("index.md", "suites/a b/c%.md") == "suites/a%20b/c%25/"
+
+
+def test_a_suite_named_as_mkdocs_names_a_folders_page_is_linked_at_its_own_folder():
+    run = "runs/acme/index/2026-12-01T10-00-01-000000-00-00-b2a55669ae7e0169.md"
+    for suite in ("index", "README", "Index"):
+        assert href("index.md", suite_path("acme", suite)) == f"suites/acme/{suite}/"
+    assert href(run, suite_path("acme", "index")) == "../../../../suites/acme/index/"
+    assert href(suite_path("acme", "index"), run) == f"../../../{run.removesuffix('.md')}/"
