@@ -23,7 +23,7 @@ from datetime import datetime
 from pathlib import Path
 
 from generator.archive import Archive
-from generator.archive.catalog import refuse_unless_file
+from generator.archive.catalog import refuse_if_larger, refuse_unless_file
 from generator.archive.layout import BASELINE, unsafe
 from generator.archive.store import blob_id
 from generator.errors import ArchiveRefused, DocumentRefused
@@ -75,6 +75,7 @@ def committed(archive: Archive) -> Committed:
         if name == BASELINE:
             pointers[(tenant, suite)] = blob
         elif name.endswith(".json"):
+            refuse_if_larger(size, shown, archive.config.limits)
             key = name.removesuffix(".json")
             runs.append(Listed(tenant, suite, key, blob, shown, store.top / path, size or 0))
     with Blobs(store.git_dir) as blobs:

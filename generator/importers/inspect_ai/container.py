@@ -34,6 +34,7 @@ import zipfile
 import zlib
 from collections.abc import Iterator
 from dataclasses import dataclass
+from itertools import pairwise
 from pathlib import Path
 from typing import IO, Any, cast
 
@@ -115,6 +116,8 @@ def _eval_log(file: IO[bytes], limits: Limits) -> Container:
         members = {info.filename: info for info in zipfile.ZipFile(file).infolist()}
     except (zipfile.BadZipFile, zipfile.LargeZipFile, ValueError):
         raise DocumentRefused("", "not a zip archive, which an .eval log is") from None
+    read_here = [n for n in members if n in (HEADER, JOURNAL, REDUCTIONS) or _a_sample_name(n)]
+    _apart([members[name] for name in read_here])
     log = Allowance("log_mb", limits)
 
     def read(name: str) -> Any:
@@ -128,12 +131,24 @@ def _eval_log(file: IO[bytes], limits: Limits) -> Container:
         header, origin = {**_an_object(read(JOURNAL), JOURNAL), "status": "started"}, JOURNAL
     else:
         raise DocumentRefused("", f"not an Inspect log: a zip with neither {HEADER} nor {JOURNAL}")
-    samples = [
-        (name, _an_object(read(name), name))
-        for name in members
-        if name.startswith(SAMPLES) and name.endswith(".json")
-    ]
+    samples = [(name, _an_object(read(name), name)) for name in members if _a_sample_name(name)]
     return Container(header, origin, samples)
+
+
+def _a_sample_name(name: str) -> bool:
+    return name.startswith(SAMPLES) and name.endswith(".json")
+
+
+def _apart(infos: list[zipfile.ZipInfo]) -> None:
+    """Refuse members whose bytes overlap: many entries of a directory pointing at one member
+    that inflates to a great deal make a bomb no limit on a member catches, and a zip Inspect
+    writes holds each member once."""
+    placed = sorted(infos, key=lambda info: info.header_offset)
+    for before, after in pairwise(placed):
+        if after.header_offset < before.header_offset + _LOCAL_HEADER.size + before.compress_size:
+            raise DocumentRefused(
+                after.filename, f"its bytes overlap those of {before.filename} in the zip"
+            )
 
 
 def _member(file: IO[bytes], info: zipfile.ZipInfo, limits: Limits, log: Allowance) -> bytes:
