@@ -10,10 +10,10 @@ says whether what came out is what went in.
 
 What a zip's directory declares is never trusted for what it costs: a member is inflated a chunk
 at a time, and counted as it comes out, against ``member_mb`` and, with the others, against
-``log_mb``, so a member that would inflate to gigabytes (or a directory that points many entries
-at one such member) is refused after taking no more than those. Each header and sample is parsed
-from its bytes (no decoded copy) and refused where it nests deeper than ``depth`` before anything
-walks it.
+``log_mb``, so a member that would inflate to gigabytes is refused after taking no more than
+those; members whose bytes overlap (a directory's many entries on one such member) are refused
+before any is read. Each header and sample is parsed from its bytes (no decoded copy) and
+refused where it nests deeper than ``depth`` before anything walks it.
 
 Inside a sample's events, Inspect writes strings over 100 characters as ``attachment://<hash>``,
 the text in ``attachments``. ``resolved`` inlines those of the tool events, the only events whose
@@ -162,7 +162,10 @@ def _member(file: IO[bytes], info: zipfile.ZipInfo, limits: Limits, log: Allowan
     if info.flag_bits & 0x1:
         raise DocumentRefused(name, "encrypted, which an Inspect log never is")
     _, name_length, extra_length = _LOCAL_HEADER.unpack(head)
-    file.seek(info.header_offset + _LOCAL_HEADER.size + name_length + extra_length)
+    start = info.header_offset + _LOCAL_HEADER.size + name_length + extra_length
+    if start + info.compress_size > os.fstat(file.fileno()).st_size:
+        raise DocumentRefused(name, "truncated: the zip ends inside it")
+    file.seek(start)
     member = Allowance("member_mb", limits)
     pieces: list[bytes] = []
     size = checksum = 0

@@ -66,7 +66,7 @@ def run_of(container: Container, options: Options) -> dict[str, Any]:
     importer validates it as it reads those bytes back."""
     header = _header(container)
     spec = header.eval
-    epochs = _epochs(container, spec.config.epochs or 1, options.limits)
+    epochs = _declared_epochs(container, spec.config.epochs or 1, options.limits)
     reducers = spec.config.epochs_reducer or ["mean"]
     samples, paths = _samples(container, epochs, options.limits)
     every = [s for by in samples.values() for s in by.values()]
@@ -131,7 +131,7 @@ def _too_large(limits: Limits) -> str:
     return f"a run document of more than {limits.document_mb} MB, {raised_by('document_mb')}"
 
 
-def _epochs(container: Container, epochs: int, limits: Limits) -> int:
+def _declared_epochs(container: Container, epochs: int, limits: Limits) -> int:
     if epochs > limits.epochs:
         raise DocumentRefused(
             _at(container.origin, "eval.config.epochs"),
