@@ -16,7 +16,7 @@ import pytest
 
 from generator.importers import read_files
 from generator.importers.options import Options
-from tests._helpers import a_run, archive_state, git, measured
+from tests._helpers import Measured, a_run, archive_state, git, measured
 from tests.importers._logs import (
     DEFLATED,
     LOGS,
@@ -41,7 +41,7 @@ def _raised(key: str) -> str:
     return f"the limit of [limits] {key} in runsite.toml"
 
 
-def _import(archive: Path, path: Path) -> Any:
+def _import(archive: Path, path: Path) -> Measured:
     return measured("import", "--root", str(archive), "--tenant", "acme", str(path))
 
 
@@ -193,7 +193,7 @@ def _repeated_target(path: Path) -> Path:
     ],
     ids=["json-epochs", "eval-epochs", "cases-by-checks", "attachment-fan-out", "repeated-target"],
 )
-def test_a_log_declaring_more_than_it_holds_is_refused_before_the_work(
+def test_work_a_log_does_not_back_with_data_is_refused_before_it_is_done(
     archive, tmp_path, make, problem
 ):
     _refused(archive, make(tmp_path / "declared.eval"), problem)
