@@ -76,10 +76,11 @@ def committed(
         if len(parts) != 4:
             continue
         _, tenant, suite, name = parts
+        if name == BASELINE or name.endswith(".json"):
+            refuse_if_larger(size, shown, limits)
         if name == BASELINE:
             baselines[(tenant, suite)] = store.blob(sha).decode("utf-8", "replace").strip()
         elif name.endswith(".json"):
-            refuse_if_larger(size, shown, limits)
             created_at, schema = facts.of(sha, store, shown)
             runs.append(ArchivedRun(tenant, suite, name[:-5], shown, created_at, schema, sha))
     facts.save()
@@ -99,8 +100,8 @@ def refuse_unless_file(mode: str, shown: str) -> None:
 
 
 def refuse_if_larger(size: int | None, shown: str, limits: Limits) -> None:
-    """A committed document larger than ``[limits] document_mb`` is refused by its size, before
-    it is read: an archive that arrives whole (a clone, a tarball) may hold one."""
+    """A committed document (or baseline) larger than ``[limits] document_mb`` is refused by its
+    size, before it is read: an archive that arrives whole (a clone, a tarball) may hold one."""
     most = limits.size("document_mb")
     if size is not None and size > most:
         raise DocumentRefused("", too_large("document_mb", most), shown)

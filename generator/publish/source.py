@@ -72,10 +72,11 @@ def committed(archive: Archive) -> Committed:
         if len(parts) != 3 or any(unsafe(part) for part in parts):
             continue
         tenant, suite, name = parts
+        if name == BASELINE or name.endswith(".json"):
+            refuse_if_larger(size, shown, archive.config.limits)
         if name == BASELINE:
             pointers[(tenant, suite)] = blob
         elif name.endswith(".json"):
-            refuse_if_larger(size, shown, archive.config.limits)
             key = name.removesuffix(".json")
             runs.append(Listed(tenant, suite, key, blob, shown, store.top / path, size or 0))
     with Blobs(store.git_dir) as blobs:
