@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import os
 from collections.abc import Iterable
 from pathlib import Path
 
+from generator.archive.config import Limits, SizeKey, too_large
 from generator.document.codec import Reading, read_run
 from generator.errors import DocumentRefused, Refused
 
@@ -22,17 +24,24 @@ def document_paths(paths: Iterable[Path]) -> list[Path]:
     return found
 
 
-def read_bytes(path: Path) -> bytes:
-    """The file's bytes, or a refusal naming the file."""
+def read_bytes(path: Path, key: SizeKey = "document_mb", limits: Limits | None = None) -> bytes:
+    """The file's bytes, or a refusal naming the file; a file larger than the size limit
+    ``key`` is refused by its size, unread, and one that grows past it is read no further."""
+    most = (limits or Limits()).size(key)
     try:
-        return path.read_bytes()
+        with path.open("rb") as file:
+            fits = os.fstat(file.fileno()).st_size <= most
+            data = file.read(most + 1) if fits else b""
     except OSError as error:
         raise Refused(f"{path}: cannot be read ({error.strerror or error})") from None
+    if not fits or len(data) > most:
+        raise DocumentRefused("", too_large(key, most), str(path))
+    return data
 
 
-def read_document(path: Path) -> Reading:
+def read_document(path: Path, limits: Limits | None = None) -> Reading:
     """One run document, read, migrated and validated; a refusal names the file."""
     try:
-        return read_run(read_bytes(path))
+        return read_run(read_bytes(path, "document_mb", limits))
     except DocumentRefused as refused:
         raise refused.located(str(path)) from None

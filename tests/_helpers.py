@@ -1,15 +1,20 @@
 """Builders of run documents for tests: a valid schema-23 document, and one with a marker
-planted in every payload field, so a boundary test finds any field nobody thought of; and a
-way to ask git what it holds."""
+planted in every payload field, so a boundary test finds any field nobody thought of; a way to
+ask git what it holds; and a command run as a process of its own, with the most memory it
+held."""
 
 from __future__ import annotations
 
 import copy
 import json
 import os
+import resource
 import subprocess
+import sys
+import tempfile
 from collections.abc import Iterator
 from contextlib import contextmanager
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -234,6 +239,51 @@ def archived_past_the_door(archive: Path, runs: list[dict[str, Any]]) -> None:
         (place / f"{key}.json").write_text(json.dumps(run), encoding="utf-8")
     git(archive, "add", "runs")
     git(archive, "commit", "--quiet", "--message", "Runs an older runsite archived")
+
+
+def archive_state(root: Path) -> tuple[str, str, str]:
+    """What an archive holds: HEAD, its tree, and how the working tree differs from it."""
+    return (
+        git(root, "rev-parse", "HEAD"),
+        git(root, "ls-tree", "-r", "HEAD"),
+        git(root, "status", "--porcelain", "--untracked-files=all"),
+    )
+
+
+@dataclass(frozen=True)
+class Measured:
+    """A command's exit status, what it wrote to stderr, and its peak memory."""
+
+    code: int
+    stderr: str
+    peak_mb: float
+    """The largest resident set of the command's own process, in MiB."""
+
+
+_MEMORY_CAP = 3 << 30
+"""The address space a measured command may take: a regression fails its test with a
+MemoryError instead of taking the machine the tests share."""
+
+
+def measured(*args: str) -> Measured:
+    """``runsite ARGS`` as a user runs it, in a process of its own, and its own peak memory:
+    ``wait4`` reports the child it reaps alone, where ``RUSAGE_CHILDREN`` would report the
+    largest of every child the tests have reaped."""
+
+    def capped() -> None:
+        resource.setrlimit(resource.RLIMIT_AS, (_MEMORY_CAP, _MEMORY_CAP))
+
+    with tempfile.TemporaryFile() as stderr:
+        process = subprocess.Popen(
+            [sys.executable, "-m", "generator", *args],
+            stdout=subprocess.DEVNULL,
+            stderr=stderr,
+            preexec_fn=capped,
+        )
+        _, status, usage = os.wait4(process.pid, 0)
+        process.returncode = os.waitstatus_to_exitcode(status)
+        stderr.seek(0)
+        return Measured(process.returncode, stderr.read().decode(), usage.ru_maxrss / 1024)
 
 
 @contextmanager

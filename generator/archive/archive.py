@@ -251,7 +251,7 @@ class Archive:
         ]
 
     def _committed(self) -> tuple[list[ArchivedRun], dict[Suite, str]]:
-        return catalog.committed(self.layout, self.store)
+        return catalog.committed(self.layout, self.store, self.config.limits)
 
     def _shown(self, place: str) -> str:
         """A path as git names it, as the archive names it (relative to the root)."""

@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
 
+from generator.archive.config import Limits, too_large
 from generator.archive.layout import BASELINE, Layout
 from generator.archive.store import FILES, GitStore
 from generator.document.codec import declared_schema, parse_object
@@ -60,19 +61,23 @@ def label(suite: Suite) -> str:
     return "/".join(suite)
 
 
-def committed(layout: Layout, store: GitStore) -> tuple[list[ArchivedRun], dict[Suite, str]]:
+def committed(
+    layout: Layout, store: GitStore, limits: Limits
+) -> tuple[list[ArchivedRun], dict[Suite, str]]:
     """Every run at HEAD, newest first by ``created_at`` as an instant (offsets differ), and
     each suite's reference run key. Call it holding the archive's lock."""
     facts = _Facts(store.git_dir / FACTS)
     runs: list[ArchivedRun] = []
     baselines: dict[Suite, str] = {}
-    for place, (mode, sha, _) in sorted(store.tree(store.path(layout.runs)).items()):
+    for place, (mode, sha, size) in sorted(store.tree(store.path(layout.runs)).items()):
         shown = layout.shown(store.top / place)
         refuse_unless_file(mode, shown)
         parts = shown.split("/")
         if len(parts) != 4:
             continue
         _, tenant, suite, name = parts
+        if name == BASELINE or name.endswith(".json"):
+            refuse_if_larger(size, shown, limits)
         if name == BASELINE:
             baselines[(tenant, suite)] = store.blob(sha).decode("utf-8", "replace").strip()
         elif name.endswith(".json"):
@@ -92,6 +97,14 @@ def refuse_unless_file(mode: str, shown: str) -> None:
             f"{shown}: {kind} committed in runs/, where runsite reads only the files it "
             "writes; git rm it"
         )
+
+
+def refuse_if_larger(size: int | None, shown: str, limits: Limits) -> None:
+    """A committed document (or baseline) larger than ``[limits] document_mb`` is refused by its
+    size, before it is read: an archive that arrives whole (a clone, a tarball) may hold one."""
+    most = limits.size("document_mb")
+    if size is not None and size > most:
+        raise DocumentRefused("", too_large("document_mb", most), shown)
 
 
 class _Facts:

@@ -1,11 +1,11 @@
-"""``runsite.toml``: the site's name and language, the disclosure, and how Inspect logs are
-judged, reviewed like code."""
+"""``runsite.toml``: the site's name and language, the disclosure, how Inspect logs are judged,
+and what an import may cost, reviewed like code."""
 
 from __future__ import annotations
 
 import tomllib
 from pathlib import Path
-from typing import Literal
+from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -57,6 +57,54 @@ class Inspect(BaseModel):
         return self.categorical if categorical else 0.0
 
 
+MB = 1_000_000
+"""The unit of the sizes in ``[limits]``."""
+
+DEEPEST = 200
+"""The deepest ``[limits] depth`` may allow: what the parser and the walks that follow it (two
+Python frames a level) hold well inside Python's recursion limit."""
+
+Size = Annotated[int, Field(ge=1)]
+SizeKey = Literal["document_mb", "log_mb", "member_mb"]
+
+
+class Limits(BaseModel):
+    """The ``[limits]`` table: what one file may cost to import or read, so that a small file
+    cannot take a machine's memory or hours of its time. Each is checked before the work it
+    bounds, or as it is done (a member is counted as it inflates), never trusted from what a
+    file declares; past one, the file is refused in one line that names the key raising it.
+    """
+
+    model_config = ConfigDict(frozen=True, strict=True, extra="forbid")
+
+    document_mb: Size = 64
+    """A run document: a file imported, one an Inspect log makes, one a build reads."""
+    log_mb: Size = 200
+    """An Inspect log: a file, its JSON (an .eval's members as they inflate, together), and
+    the attachments it inlines, each."""
+    member_mb: Size = 100
+    """One member of an .eval log, as it inflates."""
+    depth: Annotated[int, Field(ge=1, le=DEEPEST)] = 64
+    """How many levels an Inspect log's header or sample nests."""
+    epochs: Size = 1000
+    """The epochs an Inspect eval may declare."""
+
+    def size(self, key: SizeKey) -> int:
+        """The size limit ``key``, in bytes."""
+        megabytes: int = getattr(self, key)
+        return megabytes * MB
+
+
+def raised_by(key: str) -> str:
+    """The end of a refusal past one of ``[limits]``: the key that raises it."""
+    return f"the limit of [limits] {key} in runsite.toml"
+
+
+def too_large(key: SizeKey, most: int) -> str:
+    """A refusal of a file larger than the size limit ``key`` (``most`` bytes)."""
+    return f"a file of more than {most // MB} MB, {raised_by(key)}"
+
+
 class Config(BaseModel):
     """The whole file. Every key is declared, so a misspelt one is refused, not ignored."""
 
@@ -66,6 +114,7 @@ class Config(BaseModel):
     archive: Where = Field(default=Where())
     disclosure: Disclosure = Field(default=NOTHING)
     inspect: Inspect = Field(default_factory=Inspect)
+    limits: Limits = Field(default_factory=Limits)
 
 
 def read_config(path: Path) -> Config:

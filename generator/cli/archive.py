@@ -82,7 +82,7 @@ def import_(
             raise Refused(f"{option}: cannot name a folder in runs/: {problem}")
     archive = _open(root)
     files = files_of(paths)
-    options = Options(tenant, suite, archive.config.inspect)
+    options = Options(tenant, suite, archive.config.inspect, archive.config.limits)
     with _progress(files) as reading:
         batch = read_files(reading, options)
     for arrival in batch.arrivals:

@@ -122,9 +122,30 @@ def run_bytes(run: Run) -> bytes:
     return canonical(run.model_dump(mode="json"))
 
 
+_CANONICAL = json.JSONEncoder(sort_keys=True, indent=2, ensure_ascii=False)
+
+
 def canonical(value: Any) -> bytes:
     """Canonical JSON of any JSON value: sorted keys, indent 2, floats at 6 decimals."""
-    text = json.dumps(_at_precision(value), sort_keys=True, indent=2, ensure_ascii=False)
+    return _finished(_CANONICAL.encode(_at_precision(value)))
+
+
+def canonical_within(value: Any, most: int) -> bytes | None:
+    """``canonical(value)``, or None where it would be more than ``most`` bytes: found as it is
+    written, so a value whose text would take gigabytes (one string it refers to a million
+    times) takes no more than ``most`` to refuse."""
+    chunks: list[str] = []
+    written = 0
+    for chunk in _CANONICAL.iterencode(_at_precision(value)):
+        written += len(chunk)
+        if written > most:
+            return None
+        chunks.append(chunk)
+    data = _finished("".join(chunks))
+    return data if len(data) <= most else None
+
+
+def _finished(text: str) -> bytes:
     return (_LONE_SURROGATE.sub("\ufffd", text) + "\n").encode("utf-8")
 
 
@@ -178,7 +199,8 @@ def parse_object(data: bytes) -> dict[str, Any]:
         raise DocumentRefused("", f"nested deeper than {MAX_DEPTH} levels") from None
     if not isinstance(value, dict):
         raise DocumentRefused("", f"a JSON {json_type(value)}, not an object")
-    _check_depth(value)
+    if nests_deeper(value, MAX_DEPTH):
+        raise DocumentRefused("", f"nested deeper than {MAX_DEPTH} levels")
     if numbers.beyond:
         raise DocumentRefused(_where(value, lambda part: part is BEYOND) or "", BEYOND_PROBLEM)
     if _SURROGATE_ESCAPE.search(text):
@@ -254,9 +276,11 @@ def _no_constant(name: str) -> Any:
     raise DocumentRefused("", f"{name} is not a JSON number")
 
 
-def _check_depth(value: Any) -> None:
+def nests_deeper(value: dict[str, Any] | list[Any], levels: int) -> bool:
+    """Whether objects and arrays nest more than ``levels`` deep in ``value`` (itself the first
+    level), found a level at a time, with no recursion that the nesting could exhaust."""
     level = [value]
-    for _ in range(MAX_DEPTH):
+    for _ in range(levels):
         level = [
             child
             for node in level
@@ -264,8 +288,8 @@ def _check_depth(value: Any) -> None:
             if isinstance(child, dict | list)
         ]
         if not level:
-            return
-    raise DocumentRefused("", f"nested deeper than {MAX_DEPTH} levels")
+            return False
+    return True
 
 
 def declared_schema(doc: dict[str, Any]) -> int:

@@ -30,7 +30,7 @@ def read(path: Path, options: Options) -> Arrival:
     A document names its own tenant and suite: one that contradicts ``--tenant`` or ``--suite``
     is refused, since the archive keeps its bytes as they are.
     """
-    data = read_bytes(path)
+    data = read_bytes(path, "document_mb", options.limits)
     try:
         reading = read_run(data)
         for key, given in (("tenant", options.tenant), ("suite", options.suite)):

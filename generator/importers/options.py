@@ -1,11 +1,11 @@
 """What an import is told beyond the files: names from the command line, and the archive's
-``[inspect]`` thresholds."""
+``[inspect]`` thresholds and ``[limits]``."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from generator.archive.config import Inspect
+from generator.archive.config import Inspect, Limits
 
 
 @dataclass(frozen=True)
@@ -17,3 +17,4 @@ class Options:
     suite: str | None = None
     """``--suite``: the suite of every run imported, likewise."""
     inspect: Inspect = field(default_factory=Inspect)
+    limits: Limits = field(default_factory=Limits)

@@ -23,7 +23,7 @@ from datetime import datetime
 from pathlib import Path
 
 from generator.archive import Archive
-from generator.archive.catalog import refuse_unless_file
+from generator.archive.catalog import refuse_if_larger, refuse_unless_file
 from generator.archive.layout import BASELINE, unsafe
 from generator.archive.store import blob_id
 from generator.errors import ArchiveRefused, DocumentRefused
@@ -72,6 +72,8 @@ def committed(archive: Archive) -> Committed:
         if len(parts) != 3 or any(unsafe(part) for part in parts):
             continue
         tenant, suite, name = parts
+        if name == BASELINE or name.endswith(".json"):
+            refuse_if_larger(size, shown, archive.config.limits)
         if name == BASELINE:
             pointers[(tenant, suite)] = blob
         elif name.endswith(".json"):

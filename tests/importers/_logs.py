@@ -1,5 +1,6 @@
 """Inspect logs for tests: the corpus's, opened with a reader of the test's own, and new ones
-written as Inspect writes them (a zip of zstd members), with whatever a test changes in them."""
+written as Inspect writes them (a zip of zstd members), with whatever a test changes in them;
+and zips no Inspect writes: a member that inflates to a gigabyte, entries sharing one member."""
 
 from __future__ import annotations
 
@@ -7,6 +8,7 @@ import json
 import struct
 import zipfile
 import zlib
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -45,34 +47,100 @@ def as_json_log(path: Path) -> dict[str, Any]:
     return log
 
 
+@dataclass(frozen=True)
+class Member:
+    """One member of a zip: its name, its bytes as stored, and what its directory says of them
+    (the method, and the size and checksum of what they inflate to)."""
+
+    name: str
+    packed: bytes
+    method: int
+    size: int
+    crc: int
+    shares: str | None = None
+    """The member whose bytes the directory points this entry at, as a bomb's does."""
+
+
+def packed(name: str, value: Any, method: int = ZSTD) -> Member:
+    """``value``'s JSON as a member compressed by ``method``."""
+    return stored(name, json.dumps(value).encode(), method)
+
+
+def stored(name: str, content: bytes, method: int = ZSTD) -> Member:
+    """``content`` as a member compressed by ``method``."""
+    if method == ZSTD:
+        data = zstandard.ZstdCompressor().compress(content)
+    else:
+        deflater = zlib.compressobj(6, zlib.DEFLATED, -zlib.MAX_WBITS)
+        data = deflater.compress(content) + deflater.flush()
+    return Member(name, data, method, len(content), zlib.crc32(content))
+
+
+def padded(name: str, value: Any, spaces: int, method: int = ZSTD) -> Member:
+    """``value``'s JSON with ``spaces`` spaces before its closing brace, compressed a block at a
+    time, so a member that inflates to a gigabyte takes kilobytes to make: zstd as one frame,
+    deflate as one block compressed once and repeated (each ends on a full flush, which leaves
+    nothing for the next to refer to)."""
+    text = json.dumps(value).encode()
+    head, tail = text[:-1], text[-1:]
+    block = b" " * _BLOCK
+    blocks, rest = divmod(spaces, _BLOCK)
+    checksum = zlib.crc32(head)
+    for _ in range(blocks):
+        checksum = zlib.crc32(block, checksum)
+    checksum = zlib.crc32(tail, zlib.crc32(block[:rest], checksum))
+    if method == ZSTD:
+        zstd = zstandard.ZstdCompressor(level=1).compressobj()
+        pieces = [zstd.compress(head), *(zstd.compress(block) for _ in range(blocks))]
+        data = b"".join([*pieces, zstd.compress(block[:rest] + tail), zstd.flush()])
+    else:
+        deflate = zlib.compressobj(9, zlib.DEFLATED, -zlib.MAX_WBITS)
+        start = deflate.compress(head) + deflate.flush(zlib.Z_FULL_FLUSH)
+        repeated = deflate.compress(block) + deflate.flush(zlib.Z_FULL_FLUSH)
+        data = start + repeated * blocks + deflate.compress(block[:rest] + tail) + deflate.flush()
+    return Member(name, data, method, len(text) + spaces, checksum)
+
+
+_BLOCK = 1 << 24
+
+
+def write_zip(path: Path, entries: list[Member]) -> Path:
+    """A zip of ``entries``, as Python's zipfile writes one (no zip64); an entry that ``shares``
+    another's bytes is written to the directory only."""
+    body, directory, offsets = b"", b"", {}
+    for entry in entries:
+        name = entry.name.encode()
+        common = struct.pack(
+            "<HHHHHIIIHH", 20, 0, entry.method, 0, 0x21, entry.crc, len(entry.packed),
+            entry.size, len(name), 0,
+        )  # fmt: skip
+        if entry.shares is None:
+            offsets[entry.name] = len(body)
+            body += b"PK\x03\x04" + common + name + entry.packed
+        offset = offsets[entry.shares or entry.name]
+        record = struct.pack("<HHHII", 0, 0, 0, 0, offset)
+        directory += b"PK\x01\x02" + struct.pack("<H", 20) + common + record + name
+    end = struct.pack(
+        "<IHHHHIIH", 0x06054B50, 0, 0, len(entries), len(entries), len(directory), len(body), 0
+    )
+    path.write_bytes(body + directory + end)
+    return path
+
+
 def write_eval(
     path: Path, parts: dict[str, Any], method: int = ZSTD, cut: str | None = None
 ) -> Path:
     """An .eval log of ``parts`` (name → JSON value), each member compressed by ``method``;
     the member named ``cut`` keeps only the first half of its compressed bytes, as a writer
     stopped midway leaves it."""
-    body, directory = b"", b""
-    for name, value in parts.items():
-        content = json.dumps(value).encode()
-        if method == ZSTD:
-            packed = zstandard.ZstdCompressor().compress(content)
-        else:
-            deflater = zlib.compressobj(6, zlib.DEFLATED, -zlib.MAX_WBITS)
-            packed = deflater.compress(content) + deflater.flush()
-        if name == cut:
-            packed = packed[: len(packed) // 2]
-        common = struct.pack(
-            "<HHHHHIIIHH", 20, 0, method, 0, 0x21, zlib.crc32(content), len(packed),
-            len(content), len(name.encode()), 0,
-        )  # fmt: skip
-        entry = struct.pack("<HHHII", 0, 0, 0, 0, len(body))
-        directory += b"PK\x01\x02" + struct.pack("<H", 20) + common + entry + name.encode()
-        body += b"PK\x03\x04" + common + name.encode() + packed
-    end = struct.pack(
-        "<IHHHHIIH", 0x06054B50, 0, 0, len(parts), len(parts), len(directory), len(body), 0
+    entries = [packed(name, value, method) for name, value in parts.items()]
+    return write_zip(
+        path,
+        [
+            replace(e, packed=e.packed[: len(e.packed) // 2]) if e.name == cut else e
+            for e in entries
+        ],
     )
-    path.write_bytes(body + directory + end)
-    return path
 
 
 def sample_counts(log: dict[str, Any]) -> dict[str, int]:

@@ -1,6 +1,6 @@
 """Both of Inspect's containers, whatever wrote them: zstd or deflate members, a log with its
-header or only its journal, pools and attachments undone; and every log runsite cannot read is
-refused in one line, with nothing archived."""
+header or only its journal, attachments inlined; and every log runsite cannot read is refused in
+one line, with nothing archived."""
 
 from __future__ import annotations
 
@@ -11,7 +11,6 @@ from typing import Any
 import pytest
 
 from generator.importers import detect, digline, inspect_ai, read_files
-from generator.importers.inspect_ai.container import resolved
 from generator.importers.options import Options
 from tests._helpers import a_run, git
 from tests.importers._logs import DEFLATED, LOGS, as_json_log, members, write_eval
@@ -94,15 +93,9 @@ def test_a_case_whose_sample_was_never_written_is_an_error_and_its_calls_unseen(
     assert run.usage.target.every_call_seen is False
 
 
-def test_pools_and_attachments_are_undone_before_anything_is_read(tmp_path):
+def test_a_tool_events_attachments_are_inlined_before_anything_is_read(tmp_path):
     parts = members(AGENT)
     sample = parts["samples/r1_epoch_1.json"]
-    first_model = next(e for e in resolved(sample)["events"] if e["event"] == "model")
-    system = first_model["input"][0]
-    assert system["role"] == "system"
-    assert system["content"] == next(iter(sample["attachments"].values()))
-    assert first_model["call"]["request"]["messages"][0]["content"] == system["content"]
-
     tool = next(e for e in sample["events"] if e["event"] == "tool")
     sample["attachments"]["0123456789abcdef0123456789abcdef"] = "a result over 100 characters"
     tool["result"] = "attachment://0123456789abcdef0123456789abcdef"

@@ -11,11 +11,10 @@ import re
 from pathlib import Path
 
 from generator.archive import Arrival
-from generator.document.codec import canonical, read_run
+from generator.document.codec import read_run
 from generator.errors import DocumentRefused
-from generator.files import read_bytes
 from generator.importers.inspect_ai.container import open_eval_log, open_json_log
-from generator.importers.inspect_ai.run import run_of
+from generator.importers.inspect_ai.run import canonical_run, run_of
 from generator.importers.options import Options
 
 NAME = "inspect_ai"
@@ -40,10 +39,9 @@ def claims(path: Path) -> bool:
 def read(path: Path, options: Options) -> Arrival:
     """One log as one run document; a refusal names the file and the key. The run arrives as
     its bytes read back, so what the archive holds and what the import reports are one run."""
-    data = read_bytes(path)
     try:
-        container = open_eval_log(data) if path.suffix == ".eval" else open_json_log(data)
-        data = canonical(run_of(container, options))
+        opened = open_eval_log if path.suffix == ".eval" else open_json_log
+        data = canonical_run(run_of(opened(path, options.limits), options), options.limits)
         reading = read_run(data)
     except DocumentRefused as refused:
         raise refused.located(str(path)) from None

@@ -18,8 +18,12 @@
 - **Payload** stays inside the document's payload fields, so redaction drops it as it drops
   digline's: a sample's input and output on its recorded response, tool arguments and results
   on its steps, explanations (and errors' messages) as the verdict's reason, the target and each
-  epoch's answer and score metadata in the verdict's metadata (not numbers, so withheld), and
-  sample metadata and the eval's ids in the run's metadata.
+  recorded epoch's answer and score metadata in the verdict's metadata (not numbers, so
+  withheld), and sample metadata and the eval's ids in the run's metadata.
+- **Cost.** What the import does grows with what the log holds, never with a count it declares:
+  epochs without a sample cost nothing, and the ``[limits]`` of ``runsite.toml`` refuse a log
+  declaring more epochs than ``epochs``, or whose checks and cases would make a run document
+  larger than ``document_mb``, before the verdicts are made.
 """
 
 from __future__ import annotations
@@ -30,11 +34,12 @@ from datetime import datetime
 from functools import partial
 from typing import Any, TypeVar
 
-from generator.document.codec import compact, validate
+from generator.archive.config import Limits, raised_by
+from generator.document.codec import canonical_within, compact, validate
 from generator.document.model import SCHEMA
 from generator.document.values import json_type
 from generator.errors import DocumentRefused
-from generator.importers.inspect_ai.container import Container, resolved
+from generator.importers.inspect_ai.container import Allowance, Container, resolved
 from generator.importers.inspect_ai.log import LOG_VERSION, Header, Reduction, Sample
 from generator.importers.inspect_ai.scores import (
     Check,
@@ -61,11 +66,15 @@ def run_of(container: Container, options: Options) -> dict[str, Any]:
     importer validates it as it reads those bytes back."""
     header = _header(container)
     spec = header.eval
-    epochs = spec.config.epochs or 1
+    epochs = _declared_epochs(container, spec.config.epochs or 1, options.limits)
     reducers = spec.config.epochs_reducer or ["mean"]
-    samples, paths = _samples(container, epochs)
-    checks = _checks(header, samples, paths, options)
-    cases = _cases(header, samples, paths, checks, reducers[0], epochs)
+    samples, paths = _samples(container, epochs, options.limits)
+    every = [s for by in samples.values() for s in by.values()]
+    scorers = _scorers(header, every)
+    case_ids = _case_ids(header, samples)
+    _fits(len(scorers), len(case_ids), len(every) if epochs > 1 else 0, options.limits)
+    checks = _checks(scorers, every, paths, options)
+    cases = _cases(header, samples, paths, checks, reducers[0], case_ids, epochs)
     judges = sorted(set().union(*(t.judges for t in paths.values())))
     target, judge = Bill(), Bill()
     for path in paths.values():
@@ -91,12 +100,53 @@ def run_of(container: Container, options: Options) -> dict[str, Any]:
     }
 
 
-def _samples(container: Container, epochs: int) -> tuple[Slots, Paths]:
+def canonical_run(run: dict[str, Any], limits: Limits) -> bytes:
+    """The canonical bytes of ``run``, refused past ``document_mb`` before its text is whole."""
+    data = canonical_within(run, limits.size("document_mb"))
+    if data is None:
+        raise DocumentRefused("", _too_large(limits))
+    return data
+
+
+_VERDICT_BYTES = 150
+"""The fewest bytes a verdict takes in a run document: its assertion id, score, status,
+threshold and tolerance alone take more, a line each."""
+_EPOCH_BYTES = 8
+"""The fewest bytes a recorded epoch adds to each verdict of its case, where the eval has
+several: its score in the verdict's samples, or a line of its reason (but to a verdict in error
+for a score outside 0 to 1, which lists neither)."""
+
+
+def _fits(checks: int, cases: int, samples: int, limits: Limits) -> None:
+    """Refuse, before they are made, more verdicts than a run document within ``document_mb``
+    holds: a check in every case makes a product that a log of a few kilobytes (many sample ids
+    declared, many scorers) can make billions."""
+    if checks * (cases * _VERDICT_BYTES + samples * _EPOCH_BYTES) > limits.size("document_mb"):
+        raise DocumentRefused(
+            "", f"{checks} checks on {cases} cases would make {_too_large(limits)}"
+        )
+
+
+def _too_large(limits: Limits) -> str:
+    return f"a run document of more than {limits.document_mb} MB, {raised_by('document_mb')}"
+
+
+def _declared_epochs(container: Container, epochs: int, limits: Limits) -> int:
+    if epochs > limits.epochs:
+        raise DocumentRefused(
+            _at(container.origin, "eval.config.epochs"),
+            f"more than {limits.epochs} epochs, {raised_by('epochs')}",
+        )
+    return epochs
+
+
+def _samples(container: Container, epochs: int, limits: Limits) -> tuple[Slots, Paths]:
     """Every sample of the log, validated, and its trajectory."""
     samples: Slots = {}
     paths: Paths = {}
+    attached = Allowance("log_mb", limits)
     for where, raw in container.samples:
-        sample, events = _located(where, partial(_sample, raw))
+        sample, events = _located(where, partial(_sample, raw, attached))
         case_id = str(sample.id)
         if not 1 <= sample.epoch <= epochs:
             raise DocumentRefused(_at(where, "epoch"), f"not one of the eval's {epochs} epochs")
@@ -109,10 +159,11 @@ def _samples(container: Container, epochs: int) -> tuple[Slots, Paths]:
     return samples, paths
 
 
-def _checks(header: Header, samples: Slots, paths: Paths, options: Options) -> list[Check]:
+def _checks(
+    scorers: list[tuple[str, dict[str, Any]]], every: list[Sample], paths: Paths, options: Options
+) -> list[Check]:
     """A check per scorer, its identity from its name and options, its threshold from the
     archive's ``[inspect]``."""
-    every = [s for by in samples.values() for s in by.values()]
     judged = set().union(*(t.judged for t in paths.values()))
     return [
         Check(
@@ -121,28 +172,33 @@ def _checks(header: Header, samples: Slots, paths: Paths, options: Options) -> l
             options.inspect.threshold(name, categorical(_values(name, every))),
             name in judged,
         )
-        for name, kept in _scorers(header, every)
+        for name, kept in scorers
     ]
 
 
 def _cases(
-    header: Header, samples: Slots, paths: Paths, checks: list[Check], reducer: str, epochs: int
+    header: Header,
+    samples: Slots,
+    paths: Paths,
+    checks: list[Check],
+    reducer: str,
+    case_ids: list[str],
+    epochs: int,
 ) -> list[dict[str, Any]]:
     """Every case: a verdict per check over its epochs, and a response per recorded sample."""
     reduced = _reduced(header.reductions or [], reducer)
     cases = []
-    for case_id in _case_ids(header, samples):
-        slots = [samples.get(case_id, {}).get(epoch) for epoch in range(1, epochs + 1)]
+    for case_id in case_ids:
+        recorded = dict(sorted(samples.get(case_id, {}).items()))
         mine = {scorer: values[case_id] for scorer, values in reduced.items() if case_id in values}
         case: dict[str, Any] = {
             "case_id": case_id,
             "suspended": False,
-            "verdicts": [verdict(check, Epochs(slots, mine)) for check in checks],
+            "verdicts": [verdict(check, Epochs(epochs, recorded, mine)) for check in checks],
         }
-        recorded = [s for s in slots if s is not None]
         if recorded:
-            case["responses"] = [_response(s, paths[(case_id, s.epoch)]) for s in recorded]
-        if len(recorded) == len(slots) and all(s.error is not None for s in recorded):
+            case["responses"] = [_response(s, paths[(case_id, e)]) for e, s in recorded.items()]
+        if len(recorded) == epochs and all(s.error is not None for s in recorded.values()):
             case["error_kind"] = "raised"
         cases.append(case)
     return cases
@@ -162,9 +218,9 @@ def _header(container: Container) -> Header:
     return _located(container.origin, lambda: validate(Header, container.header))
 
 
-def _sample(raw: dict[str, Any]) -> tuple[Sample, list[dict[str, Any]]]:
-    """A sample with its pools and attachments undone, and its events as they are."""
-    whole = resolved(raw)
+def _sample(raw: dict[str, Any], attached: Allowance) -> tuple[Sample, list[dict[str, Any]]]:
+    """A sample with its tool events' attachments inlined, and its events."""
+    whole = resolved(raw, attached)
     return validate(Sample, whole), whole["events"]
 
 

@@ -6,7 +6,9 @@ other string is 0. An object or a list has no number, and its epoch counts as no
 
 A check's score is the sample's value under the eval's first epoch reducer, as Inspect recorded
 it in ``reductions``; where the log has none (an eval that errored or never finished) it is the
-mean of the epochs that scored. Each epoch that scored is one of the verdict's ``samples``. A run
+mean of the epochs that scored. Each epoch that scored is one of the verdict's ``samples``; each
+epoch that did not is a line of its reason, and epochs in a row with no sample recorded are one
+line (``epochs 2 to 10: no sample was recorded``), so a verdict is as long as its samples. A run
 document holds scores between 0 and 1, so a value outside that (a count of tool errors that
 reached 2) cannot be a score: its verdict is an error that keeps the number in its metadata.
 """
@@ -15,7 +17,7 @@ from __future__ import annotations
 
 import hashlib
 import math
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -71,15 +73,18 @@ class Check:
 
 @dataclass(frozen=True)
 class Epochs:
-    """One case's samples, one slot per epoch (None where no sample was recorded)."""
+    """One case's recorded samples, of the eval's ``count`` epochs."""
 
-    samples: Sequence[Sample | None]
+    count: int
+    recorded: dict[int, Sample]
+    """Each sample recorded, by its epoch, in the order of the epochs."""
     reduced: dict[str, Any]
     """Each scorer's value for this case under the first reducer, where the log has one."""
 
 
 def verdict(check: Check, case: Epochs) -> dict[str, Any]:
-    """``check``'s verdict on one case, in document form."""
+    """``check``'s verdict on one case, in document form: as much work as the case has samples,
+    however many epochs the eval declares."""
     head: dict[str, Any] = {
         "assertion": check.name,
         "assertion_id": check.assertion_id,
@@ -90,13 +95,13 @@ def verdict(check: Check, case: Epochs) -> dict[str, Any]:
         head["judged"] = True
     scores: list[float] = []
     notes: list[str] = []
-    for epoch, sample in enumerate(case.samples, start=1):
+    for first, last, sample in _slots(case):
         number, note = _scored(check.name, sample)
         if number is not None:
             scores.append(number)
         if note:
-            notes.append(f"epoch {epoch}: {note}" if len(case.samples) > 1 else note)
-    metadata = _counts(case.samples, scores) | _payload(check.name, case.samples)
+            notes.append(f"{_epochs(first, last)}: {note}" if case.count > 1 else note)
+    metadata = _counts(case, scores) | _payload(check.name, case)
     reason = "\n".join(notes) or None
     reduced = value_to_float(case.reduced.get(check.name))
     score = (reduced if reduced is not None else _mean(scores)) if scores else None
@@ -108,9 +113,26 @@ def verdict(check: Check, case: Epochs) -> dict[str, Any]:
         return head | {"score": None, "status": "error", "metadata": metadata} | _said(reason)
     status = "pass" if meets(score, check.threshold) else "fail"
     found = head | {"score": score, "status": status, "metadata": metadata} | _said(reason)
-    if len(case.samples) > 1:
+    if case.count > 1:
         found |= {"samples": scores, "sample_min": min(scores), "sample_max": max(scores)}
     return found
+
+
+def _slots(case: Epochs) -> Iterator[tuple[int, int, Sample | None]]:
+    """Each recorded epoch (first and last the same), and each run of epochs with no sample
+    between them (its first and last), in order."""
+    after = 0
+    for epoch, sample in case.recorded.items():
+        if epoch > after + 1:
+            yield after + 1, epoch - 1, None
+        yield epoch, epoch, sample
+        after = epoch
+    if after < case.count:
+        yield after + 1, case.count, None
+
+
+def _epochs(first: int, last: int) -> str:
+    return f"epoch {first}" if first == last else f"epochs {first} to {last}"
 
 
 def _scored(scorer: str, sample: Sample | None) -> tuple[float | None, str]:
@@ -129,12 +151,12 @@ def _scored(scorer: str, sample: Sample | None) -> tuple[float | None, str]:
     return number, explanation or ""
 
 
-def _counts(samples: Sequence[Sample | None], scores: list[float]) -> dict[str, Any]:
+def _counts(case: Epochs, scores: list[float]) -> dict[str, Any]:
     """What travels: how many epochs, how many not scored, and the limits samples reached."""
     counts: dict[str, Any] = {}
-    if len(samples) > 1:
-        counts = {"samples": len(samples), "errored_samples": len(samples) - len(scores)}
-    limits = [s.limit for s in samples if s is not None and s.limit is not None]
+    if case.count > 1:
+        counts = {"samples": case.count, "errored_samples": case.count - len(scores)}
+    limits = [s.limit for s in case.recorded.values() if s.limit is not None]
     if limits:
         counts["limited_samples"] = len(limits)
         for limit in limits:
@@ -143,10 +165,11 @@ def _counts(samples: Sequence[Sample | None], scores: list[float]) -> dict[str, 
     return counts
 
 
-def _payload(scorer: str, samples: Sequence[Sample | None]) -> dict[str, Any]:
-    """What stays inside the perimeter: the target, and each epoch's answer and metadata."""
-    recorded = [s for s in samples if s is not None]
-    scores = [(s.scores or {}).get(scorer) if s is not None else None for s in samples]
+def _payload(scorer: str, case: Epochs) -> dict[str, Any]:
+    """What stays inside the perimeter: the target, and each recorded epoch's answer and
+    metadata."""
+    recorded = list(case.recorded.values())
+    scores = [(s.scores or {}).get(scorer) for s in recorded]
     answers = [score.answer if score is not None else None for score in scores]
     metadata = [score.metadata if score is not None else None for score in scores]
     found: dict[str, Any] = {}

@@ -145,15 +145,15 @@ class Trajectory:
 def trajectory_of(events: list[dict[str, Any]]) -> Trajectory:
     """The trajectory of a sample's (resolved) events."""
     found = Trajectory()
-    spans: dict[str, SpanBegin] = {}
+    grading: dict[str, str | None] = {}
     for position, raw in enumerate(events):
         if not isinstance(raw, dict) or raw.get("event") not in EVENTS:
             continue
         event = _event(raw, position)
         if isinstance(event, SpanBegin):
-            spans[event.id] = event
+            grading[event.id] = _scorer_of(event, grading)
             continue
-        scorer = _scorer_of(event.span_id, spans)
+        scorer = grading.get(event.span_id) if event.span_id is not None else None
         if isinstance(event, ModelEvent):
             output = event.output
             usage, seconds = (output.usage, output.time) if output else (None, None)
@@ -184,18 +184,14 @@ def _event(raw: dict[str, Any], position: int) -> ModelEvent | ToolEvent | SpanB
         raise DocumentRefused(f"events[{position}]{inside}", refused.problem) from None
 
 
-def _scorer_of(span_id: str | None, spans: dict[str, SpanBegin]) -> str | None:
-    """The scorer whose span holds ``span_id``, if one does."""
-    seen: set[str] = set()
-    while span_id is not None and span_id in spans and span_id not in seen:
-        seen.add(span_id)
-        span = spans[span_id]
-        if span.type == "scorer":
-            return span.name
-        if span.type == "scorers":
-            return ""  # grading, though no one scorer's
-        span_id = span.parent_id
-    return None
+def _scorer_of(span: SpanBegin, grading: dict[str, str | None]) -> str | None:
+    """The scorer whose span holds ``span``, if one does, from what its parent's span was found
+    to be (a span begins inside its parent): once a span, however deep spans nest."""
+    if span.type == "scorer":
+        return span.name
+    if span.type == "scorers":
+        return ""  # grading, though no one scorer's
+    return grading.get(span.parent_id) if span.parent_id is not None else None
 
 
 def _call(event: ToolEvent) -> dict[str, Any]:
