@@ -20,6 +20,9 @@ CAUGHT_WHERE_RAISED = {
     # errors with the sentence
     "generator.providers.completion.CallFailed",
     "generator.providers.completion.Unreadable",
+    # JSON text from outside nested past MAX_DEPTH: a ValueError, each reader saying so (an
+    # error verdict, a refusal naming the file)
+    "generator.document.codec.TooDeep",
 }
 
 

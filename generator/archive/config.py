@@ -125,6 +125,8 @@ def read_config(path: Path) -> Config:
         raise ArchiveRefused(f"{path}: cannot be read ({error})") from None
     except tomllib.TOMLDecodeError as error:
         raise ArchiveRefused(f"{path}: not valid TOML ({error})") from None
+    except RecursionError:
+        raise ArchiveRefused(f"{path}: nested too deeply to read") from None
     try:
         return validate(Config, data, name_unknown=True)
     except DocumentRefused as refused:

@@ -276,6 +276,25 @@ def _no_constant(name: str) -> Any:
     raise DocumentRefused("", f"{name} is not a JSON number")
 
 
+class TooDeep(ValueError):
+    """JSON text nesting deeper than ``MAX_DEPTH`` levels. No run holds one, and what walks a
+    value (its canonical bytes, a schema's validation, the payload's strings) could not follow
+    it past Python's stack."""
+
+
+def json_value(text: str | bytes) -> Any:
+    """The value of JSON text from outside (an answer, a reply, a file), as ``json.loads``
+    reads it: ``ValueError`` where it is not JSON, ``TooDeep`` where it nests past
+    ``MAX_DEPTH``."""
+    try:
+        value = json.loads(text)
+    except RecursionError:
+        raise TooDeep(f"nested deeper than {MAX_DEPTH} levels") from None
+    if isinstance(value, dict | list) and nests_deeper(value, MAX_DEPTH):
+        raise TooDeep(f"nested deeper than {MAX_DEPTH} levels")
+    return value
+
+
 def nests_deeper(value: dict[str, Any] | list[Any], levels: int) -> bool:
     """Whether objects and arrays nest more than ``levels`` deep in ``value`` (itself the first
     level), found a level at a time, with no recursion that the nesting could exhaust."""

@@ -14,7 +14,9 @@ and why each is there:
   allow-list and nobody has decided that they travel.
 - **A disclosed item is not payload**: the disclosure is the one declared way to publish it.
 - **JSON text is payload in its parts too**: arguments, results and structured outputs are JSON
-  text, and a page that rendered one would show its strings, not the text.
+  text, and a page that rendered one would show its strings, not the text. A text nested deeper
+  than a run document may be (``codec.MAX_DEPTH``) is not walked, which its depth could make overflow
+  Python's stack: its string literals are found in the text instead.
 - **At least 8 characters, surrounding whitespace trimmed**: a shorter string ("yes", "refund")
   turns up on pages by chance, and a renderer trims what surrounds a value.
 - **Nothing the redacted run shows**: a payload string found inside a string (or number) of
@@ -31,13 +33,14 @@ from __future__ import annotations
 
 import json
 import math
+import re
 from collections.abc import Iterable, Iterator
-from contextlib import suppress
 
 import jiter
 from pydantic import BaseModel, JsonValue
 from pydantic_core import PydanticSerializationError
 
+from generator.document.codec import TooDeep, json_value
 from generator.document.keys import steps
 from generator.document.model import CaseResult, Run, Verdict
 from generator.document.record import carries_extras, published_settings
@@ -138,9 +141,11 @@ def payload_texts(run: Run, disclosure: Disclosure, undeclared: bool) -> set[str
         texts += (string for _, string in _unknown(run, ""))
     for text in answers:
         texts.append(text)
-        if text.lstrip()[:1] in ("{", "["):
-            with suppress(ValueError):
-                _json_texts(json.loads(text), texts)
+        value = _json_in(text)
+        if isinstance(value, _Deep):
+            texts += _literals(text)
+        elif value is not None:
+            _json_texts(value, texts)
     return {trimmed for text in texts if len(trimmed := text.strip()) >= MINIMUM}
 
 
@@ -285,12 +290,41 @@ def _call(call: ToolCall, at: str, disclosure: Disclosure) -> Found:
 def _text(text: str, at: str) -> Found:
     """A payload text, and its strings too when it is JSON text."""
     yield at, text
-    if text.lstrip()[:1] in ("{", "["):
+    value = _json_in(text)
+    if isinstance(value, _Deep):
+        yield from ((at, literal) for literal in _literals(text))
+    elif value is not None:
+        yield from _json(value, at)
+
+
+class _Deep:
+    """Stands for JSON text nested deeper than ``MAX_DEPTH``."""
+
+
+_LITERAL = re.compile(r'"(?:[^"\\]|\\.)*"', re.DOTALL)
+
+
+def _json_in(text: str) -> JsonValue | _Deep | None:
+    """The object or array ``text`` is the JSON of; ``_Deep`` where it nests past
+    ``MAX_DEPTH`` (or past what the parser reaches), None where it is no such JSON."""
+    if text.lstrip()[:1] not in ("{", "["):
+        return None
+    try:
+        value: JsonValue = json_value(text)
+    except TooDeep:
+        return _Deep()
+    except ValueError:
+        return None
+    return value
+
+
+def _literals(text: str) -> Iterator[str]:
+    """Every string literal of a JSON text, found without parsing its nesting."""
+    for literal in _LITERAL.findall(text):
         try:
-            parsed = json.loads(text)
+            yield json.loads(literal)
         except ValueError:
-            return
-        yield from _json(parsed, at)
+            continue
 
 
 def _json(value: JsonValue, at: str) -> Found:

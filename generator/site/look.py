@@ -112,6 +112,8 @@ def read_look(path: Path | None) -> Look:
         mark = getattr(error, "problem_mark", None)
         where = f" (line {mark.line + 1})" if mark else ""
         raise LookRefused(f"{path}: not YAML runsite can read{where}") from None
+    except RecursionError:
+        raise LookRefused(f"{path}: nested too deeply to read") from None
     if loaded is None:
         return Look()
     return _Reader(path).look(_mapping(path, "", loaded))

@@ -13,12 +13,12 @@ disclosure names it.
 from __future__ import annotations
 
 import itertools
-import json
 from collections.abc import Callable, Mapping, Sequence
 from typing import Annotated, Any, ClassVar, Literal
 
 from pydantic import Field, JsonValue, model_validator
 
+from generator.document.codec import json_value
 from generator.suite.checks import ALL_KINDS, Answer, Check, Judge, Judgement, Tolerance, Unit
 from generator.suite.checks import Needle as Name
 from generator.suite.trajectory import TOOL_USE_FINISHES, Trajectory
@@ -256,7 +256,7 @@ class ToolCalledWith(TrajectoryCheck):
             if use.tool != self.tool:
                 continue
             try:
-                given = json.loads(use.arguments) if use.arguments is not None else {}
+                given = json_value(use.arguments) if use.arguments is not None else {}
             except ValueError:
                 return Judgement.error("a call of the tool carries arguments that are not JSON")
             if not isinstance(given, dict):

@@ -18,6 +18,7 @@ import urllib.request
 from typing import Any, Literal
 from urllib.parse import urlsplit
 
+from generator.document.codec import TooDeep, json_value
 from generator.suite.checks import Answer
 from generator.suite.spec import Case
 from generator.suite.target_spec import HttpTarget, read_reference
@@ -113,7 +114,9 @@ def _number(value: Any, path: str) -> float:
 
 def _read(target: HttpTarget, raw: bytes, latency: float, body: str) -> Reply:
     try:
-        document = json.loads(raw)
+        document = json_value(raw)
+    except TooDeep as error:
+        raise _Unreadable(f"the response is JSON {error}") from None
     except ValueError:
         raise _Unreadable("the response is not JSON") from None
     output = _at(document, target.output_path)

@@ -7,7 +7,6 @@ the file and the key, found before anything runs.
 from __future__ import annotations
 
 import importlib
-import json
 import sys
 import tomllib
 from collections.abc import Callable, Iterator, Sequence
@@ -16,6 +15,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from generator.document.codec import TooDeep, json_value
 from generator.errors import SuiteRefused
 from generator.suite import providers
 from generator.suite.checks import Check, Judge
@@ -65,6 +65,8 @@ def load_suite(path: Path) -> LoadedSuite:
         doc = tomllib.loads(_read_text(path, source, "", ""))
     except tomllib.TOMLDecodeError as error:
         raise SuiteRefused(source, "", "", f"not valid TOML ({error})") from None
+    except RecursionError:
+        raise SuiteRefused(source, "", "", "nested too deeply to read") from None
     folder = path.parent
     section = doc.get("suite")
     cases_name = section.get("cases") if isinstance(section, dict) else None
@@ -74,7 +76,9 @@ def load_suite(path: Path) -> LoadedSuite:
         )
     cases_path = folder / cases_name
     try:
-        cases = json.loads(_read_text(cases_path, source, "[suite]", "cases"))
+        cases = json_value(_read_text(cases_path, source, "[suite]", "cases"))
+    except TooDeep as error:
+        raise SuiteRefused(str(cases_path), "", "", str(error)) from None
     except ValueError as error:
         raise SuiteRefused(str(cases_path), "", "", f"not valid JSON ({error})") from None
     suite = parse_suite(doc, cases, source, str(cases_path))

@@ -8,11 +8,11 @@ is judged, naming what is missing.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterator
 from dataclasses import replace
 from typing import Any
 
+from generator.document.codec import json_value
 from generator.document.model import Run
 from generator.document.trajectory import RecordedResponse
 from generator.errors import Refused
@@ -106,8 +106,13 @@ def reply_from_record(response: RecordedResponse, error_kind: Any = None) -> Rep
             error_kind=error_kind,
         )
     structured = response.kind == "structured"
+    try:
+        output = json_value(response.output) if structured else response.output
+    except ValueError as error:
+        reason = f"the recorded structured answer cannot be read: {error}"
+        return Reply(None, latency, error=reason, error_kind=error_kind)
     answer = Answer(
-        json.loads(response.output) if structured else response.output,
+        output,
         "structured" if structured else "text",
         cost_usd=response.cost_usd,
         latency_ms=response.latency_ms,

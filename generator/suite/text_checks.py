@@ -3,7 +3,6 @@ matching, JSON (of a schema), of a length, within an edit distance of what the c
 
 from __future__ import annotations
 
-import json
 import re
 from collections.abc import Mapping
 from typing import Annotated, Any, ClassVar, Literal
@@ -11,6 +10,7 @@ from typing import Annotated, Any, ClassVar, Literal
 import jsonschema
 from pydantic import Field, JsonValue, model_validator
 
+from generator.document.codec import TooDeep, json_value
 from generator.document.numbers import at_precision
 from generator.suite.checks import ALL_KINDS, Answer, Check, Judge, Judgement, Needle, Unit, text_of
 
@@ -126,7 +126,9 @@ class IsJson(Check):
         self, answer: Answer, case: Mapping[str, Any], judges: Mapping[str, Judge]
     ) -> Judgement:
         try:
-            value = json.loads(text_of(answer))
+            value = json_value(text_of(answer))
+        except TooDeep as error:
+            return Judgement.error(f"the output is JSON {error}, which runsite does not read")
         except ValueError:
             return Judgement.of(False, "the output is not JSON", json_kind="invalid")
         found = (
@@ -168,7 +170,9 @@ class JsonSchema(Check):
         value = answer.output
         if answer.kind == "text":
             try:
-                value = json.loads(text_of(answer))
+                value = json_value(text_of(answer))
+            except TooDeep as error:
+                return Judgement.error(f"the output is JSON {error}, which runsite does not read")
             except ValueError:
                 return Judgement.error("the output is not decodable as JSON")
         errors = list(jsonschema.Draft202012Validator(self.schema_).iter_errors(value))

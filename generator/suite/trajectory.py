@@ -9,12 +9,11 @@ steps are made from calls.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal, get_args
 
-from generator.document.codec import compact
+from generator.document.codec import compact, json_value
 from generator.document.trajectory import ModelStep, RecordedResponse, ToolCall, ToolStep
 from generator.document.values import ToolStatus
 from generator.suite.collect import ModelCall
@@ -88,7 +87,7 @@ def arguments_text(arguments: Any) -> str:
     value = arguments
     if isinstance(arguments, str):
         try:
-            value = json.loads(arguments)
+            value = json_value(arguments)
         except ValueError:
             return arguments
     return compact(value)
