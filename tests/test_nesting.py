@@ -63,7 +63,10 @@ def test_a_run_holding_deep_json_text_is_reported_and_built(runsite, archive, wr
 def test_a_runsite_toml_nested_too_deeply_is_refused_in_one_line(runsite, archive):
     config = archive / "runsite.toml"
     config.write_text(
-        config.read_text(encoding="utf-8") + "\n[inspect.thresholds]\nx = " + "[" * DEEP + "]" * DEEP,
+        config.read_text(encoding="utf-8")
+        + "\n[inspect.thresholds]\nx = "
+        + "[" * DEEP
+        + "]" * DEEP,
         encoding="utf-8",
     )
     result = runsite("list", "--root", str(archive))
