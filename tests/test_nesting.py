@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -25,7 +26,7 @@ def _deep(levels: int) -> str:
     return "[" * levels + json.dumps(HIDDEN) + "]" * levels
 
 
-def _a_run_with_deep_texts(second: int, levels: int) -> dict:
+def _a_run_with_deep_texts(second: int, levels: int) -> dict[str, Any]:
     run = a_run_at(second)
     response = run["results"][0]["responses"][0]
     response["output"] = _deep(levels)

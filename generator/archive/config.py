@@ -88,6 +88,9 @@ class Limits(BaseModel):
     """How many levels an Inspect log's header or sample nests."""
     epochs: Size = 1000
     """The epochs an Inspect eval may declare."""
+    samples: Size = 100_000
+    """The samples (of every epoch) an Inspect log may hold: an .eval's directory is read no
+    further than that many members, and a few more."""
 
     def size(self, key: SizeKey) -> int:
         """The size limit ``key``, in bytes."""

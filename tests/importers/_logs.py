@@ -104,10 +104,15 @@ def padded(name: str, value: Any, spaces: int, method: int = ZSTD) -> Member:
 _BLOCK = 1 << 24
 
 
-def write_zip(path: Path, entries: list[Member]) -> Path:
-    """A zip of ``entries``, as Python's zipfile writes one (no zip64); an entry that ``shares``
-    another's bytes is written to the directory only."""
-    body, directory, offsets = b"", b"", {}
+def write_zip(path: Path, entries: list[Member], zip64: bool = False) -> Path:
+    """A zip of ``entries``, as Python's zipfile writes one; an entry that ``shares`` another's
+    bytes is written to the directory only. ``zip64`` writes the directory as zip64 has it: every
+    size and offset in its extra field, and the end record's counts in zip64's own; without it,
+    a directory of more than 65,535 entries declares fewer, as a writer that forgot zip64 does."""
+    body: list[bytes] = []
+    directory: list[bytes] = []
+    offsets: dict[str, int] = {}
+    written = 0
     for entry in entries:
         name = entry.name.encode()
         common = struct.pack(
@@ -115,16 +120,35 @@ def write_zip(path: Path, entries: list[Member]) -> Path:
             entry.size, len(name), 0,
         )  # fmt: skip
         if entry.shares is None:
-            offsets[entry.name] = len(body)
-            body += b"PK\x03\x04" + common + name + entry.packed
+            offsets[entry.name] = written
+            body.append(b"PK\x03\x04" + common + name + entry.packed)
+            written += len(body[-1])
         offset = offsets[entry.shares or entry.name]
-        record = struct.pack("<HHHII", 0, 0, 0, 0, offset)
-        directory += b"PK\x01\x02" + struct.pack("<H", 20) + common + record + name
-    end = struct.pack(
-        "<IHHHHIIH", 0x06054B50, 0, 0, len(entries), len(entries), len(directory), len(body), 0
-    )
-    path.write_bytes(body + directory + end)
+        if zip64:
+            wide = struct.pack("<HHQQQ", 1, 24, entry.size, len(entry.packed), offset)
+            sizes = struct.pack("<IIHH", _WIDE, _WIDE, len(name), len(wide))
+            common = common[:14] + sizes
+            record = struct.pack("<HHHII", 0, 0, 0, 0, _WIDE)
+            directory.append(b"PK\x01\x02" + struct.pack("<H", 45) + common + record + name + wide)
+        else:
+            record = struct.pack("<HHHII", 0, 0, 0, 0, offset)
+            directory.append(b"PK\x01\x02" + struct.pack("<H", 20) + common + record + name)
+    size = sum(map(len, directory))
+    count = len(entries)
+    end = b""
+    if zip64:
+        at = written + size
+        end = struct.pack("<IQHHII4Q", 0x06064B50, 44, 45, 45, 0, 0, count, count, size, written)
+        end += struct.pack("<IIQI", 0x07064B50, 0, at, 1)
+        count, size, written = 0xFFFF, _WIDE, _WIDE
+    count &= 0xFFFF  # what a writer that forgot zip64 puts past 65,535 entries
+    end += struct.pack("<IHHHHIIH", 0x06054B50, 0, 0, count, count, size, written, 0)
+    with path.open("wb") as file:
+        file.writelines([*body, *directory, end])
     return path
+
+
+_WIDE = 0xFFFFFFFF
 
 
 def write_eval(

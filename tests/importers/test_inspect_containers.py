@@ -13,7 +13,15 @@ import pytest
 from generator.importers import detect, digline, inspect_ai, read_files
 from generator.importers.options import Options
 from tests._helpers import a_run, git
-from tests.importers._logs import DEFLATED, LOGS, as_json_log, members, write_eval
+from tests.importers._logs import (
+    DEFLATED,
+    LOGS,
+    as_json_log,
+    members,
+    packed,
+    write_eval,
+    write_zip,
+)
 
 ACME = Options(tenant="acme")
 AGENT = LOGS / "refund-agent.eval"
@@ -57,6 +65,12 @@ def test_an_inspect_log_is_known_by_its_name_or_its_first_bytes(tmp_path, name, 
 def test_deflated_members_read_as_the_zstd_ones_do(tmp_path):
     deflated = write_eval(tmp_path / "deflated.eval", members(AGENT), method=DEFLATED)
     assert _read(deflated).data == _read(AGENT).data
+
+
+def test_a_zip64_directory_reads_as_a_plain_one_does(tmp_path):
+    entries = [packed(name, value) for name, value in members(AGENT).items()]
+    wide = write_zip(tmp_path / "zip64.eval", entries, zip64=True)
+    assert _read(wide).data == _read(AGENT).data
 
 
 def test_a_json_log_and_an_eval_log_of_one_eval_are_one_run(tmp_path):

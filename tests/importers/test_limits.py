@@ -86,6 +86,18 @@ def _sharing(path: Path) -> Path:
     return write_zip(path, [packed("header.json", _header()), kernel, *shared])
 
 
+def _listing(path: Path) -> Path:
+    """The agent's header and a million entries of its directory, each a sample of one more
+    epoch, all on the bytes of one small sample: 60 MB of directory, which zipfile would make a
+    million objects of before anything could look at them."""
+    sample = packed(FIRST, _sample())
+    listed = [
+        Member(f"samples/r1_epoch_{n}.json", b"", sample.method, sample.size, sample.crc, FIRST)
+        for n in range(2, 1_000_002)
+    ]
+    return write_zip(path, [packed("header.json", _header()), sample, *listed])
+
+
 def _many(path: Path) -> Path:
     """Four samples of 60 MB each: each under ``member_mb``, together past ``log_mb`` at the
     fourth the zip holds, r2."""
@@ -114,8 +126,16 @@ def _many(path: Path) -> Path:
             + _raised("log_mb"),
         ),
         (_sharing, f"samples/r1_epoch_2.json: its bytes overlap those of {FIRST} in the zip"),
+        (_listing, f"more than 100000 samples, {_raised('samples')}"),
     ],
-    ids=["zstd-header", "deflate-sample", "declared-smaller", "many-members", "overlapping"],
+    ids=[
+        "zstd-header",
+        "deflate-sample",
+        "declared-smaller",
+        "many-members",
+        "overlapping",
+        "a-million-entries",
+    ],
 )
 def test_a_member_is_counted_as_it_inflates_and_refused_past_the_limits(
     archive, tmp_path, make, problem
@@ -197,6 +217,16 @@ def test_work_a_log_does_not_back_with_data_is_refused_before_it_is_done(
     archive, tmp_path, make, problem
 ):
     _refused(archive, make(tmp_path / "declared.eval"), problem)
+
+
+@pytest.mark.parametrize(
+    ("log", "where"), [("refund-agent.eval", ""), ("refund-agent.json", "samples: ")]
+)
+def test_a_log_holding_more_samples_than_the_limit_is_refused(archive, log, where):
+    (archive / "runsite.toml").write_text(
+        '[site]\nname = "evals"\n[limits]\nsamples = 4\n', encoding="utf-8"
+    )
+    _refused(archive, LOGS / log, f"{where}more than 4 samples, {_raised('samples')}")
 
 
 def test_epochs_without_a_sample_cost_nothing_and_are_named_in_one_line(write_json):

@@ -8,7 +8,8 @@ method 93), which the standard library's zipfile cannot open before Python 3.14,
 read here from their raw bytes: the central directory says where each one is, and its checksum
 says whether what came out is what went in.
 
-What a zip's directory declares is never trusted for what it costs: a member is inflated a chunk
+The zip's directory is read a record at a time (``directory``), no further than ``samples``
+allows. What it declares is never trusted for what it costs: a member is inflated a chunk
 at a time, and counted as it comes out, against ``member_mb`` and, with the others, against
 ``log_mb``, so a member that would inflate to gigabytes is refused after taking no more than
 those; members whose bytes overlap (a directory's many entries on one such member) are refused
@@ -30,7 +31,6 @@ import json
 import os
 import re
 import struct
-import zipfile
 import zlib
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -46,6 +46,8 @@ from generator.document.codec import nests_deeper
 from generator.document.values import json_type
 from generator.errors import DocumentRefused, Refused
 from generator.files import read_bytes
+from generator.importers.inspect_ai.directory import Member, too_many_samples
+from generator.importers.inspect_ai.directory import members as listed
 
 HEADER = "header.json"
 JOURNAL = "_journal/start.json"
@@ -92,6 +94,8 @@ def open_json_log(path: Path, limits: Limits) -> Container:
     samples = header.pop("samples", None) or []
     if not isinstance(samples, list):
         raise DocumentRefused("samples", f"a JSON {json_type(samples)}, not an array")
+    if len(samples) > limits.samples:
+        raise DocumentRefused("samples", too_many_samples(limits))
     _held(header, "", limits)
     found = []
     for n, sample in enumerate(samples):
@@ -112,10 +116,9 @@ def open_eval_log(path: Path, limits: Limits) -> Container:
 def _eval_log(file: IO[bytes], limits: Limits) -> Container:
     if os.fstat(file.fileno()).st_size > limits.size("log_mb"):
         raise DocumentRefused("", too_large("log_mb", limits.size("log_mb")))
-    try:
-        members = {info.filename: info for info in zipfile.ZipFile(file).infolist()}
-    except (zipfile.BadZipFile, zipfile.LargeZipFile, ValueError):
-        raise DocumentRefused("", "not a zip archive, which an .eval log is") from None
+    members = {member.filename: member for member in listed(file, limits)}
+    if sum(map(_a_sample_name, members)) > limits.samples:
+        raise DocumentRefused("", too_many_samples(limits))
     read_here = [n for n in members if n in (HEADER, JOURNAL, REDUCTIONS) or _a_sample_name(n)]
     _apart([members[name] for name in read_here])
     log = Allowance("log_mb", limits)
@@ -139,7 +142,7 @@ def _a_sample_name(name: str) -> bool:
     return name.startswith(SAMPLES) and name.endswith(".json")
 
 
-def _apart(infos: list[zipfile.ZipInfo]) -> None:
+def _apart(infos: list[Member]) -> None:
     """Refuse members whose bytes overlap: many entries of a directory pointing at one member
     that inflates to a great deal make a bomb no limit on a member catches, and a zip Inspect
     writes holds each member once."""
@@ -151,7 +154,7 @@ def _apart(infos: list[zipfile.ZipInfo]) -> None:
             )
 
 
-def _member(file: IO[bytes], info: zipfile.ZipInfo, limits: Limits, log: Allowance) -> bytes:
+def _member(file: IO[bytes], info: Member, limits: Limits, log: Allowance) -> bytes:
     """One member's content, inflated no further than the limits allow and checked against the
     size and checksum the directory records."""
     name = info.filename
@@ -197,7 +200,7 @@ class _Span:
         return data
 
 
-def _inflated(span: _Span, info: zipfile.ZipInfo) -> Iterator[bytes]:
+def _inflated(span: _Span, info: Member) -> Iterator[bytes]:
     """A member's content a chunk at a time, however much its compressed bytes would make."""
     if info.compress_type == _ZSTD:
         source = cast(IO[bytes], span)  # it reads as a file does, which is all zstandard asks
