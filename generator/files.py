@@ -7,7 +7,7 @@ from collections.abc import Iterable
 from pathlib import Path
 
 from generator.archive.config import Limits, SizeKey, too_large
-from generator.document.codec import Reading, read_run
+from generator.document.codec import Reading, read_arriving
 from generator.errors import DocumentRefused, Refused
 
 
@@ -42,6 +42,6 @@ def read_bytes(path: Path, key: SizeKey = "document_mb", limits: Limits | None =
 def read_document(path: Path, limits: Limits | None = None) -> Reading:
     """One run document, read, migrated and validated; a refusal names the file."""
     try:
-        return read_run(read_bytes(path, "document_mb", limits))
+        return read_arriving(read_bytes(path, "document_mb", limits))
     except DocumentRefused as refused:
         raise refused.located(str(path)) from None

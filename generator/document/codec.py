@@ -53,6 +53,15 @@ def read_run(data: bytes) -> Reading:
     return _read_quickly(data) or _read_carefully(data)
 
 
+def read_arriving(data: bytes) -> Reading:
+    """``read_run`` of a document from outside the archive, refused first where it holds more
+    values than its size accounts for (``too_dense``), before parsing it would cost that."""
+    problem = too_dense(json_values(data), len(data))
+    if problem:
+        raise DocumentRefused("", problem)
+    return read_run(data)
+
+
 def _read_carefully(data: bytes) -> Reading:
     doc = parse_object(data)
     schema = declared_schema(doc)
@@ -274,6 +283,43 @@ def _unique_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
 
 def _no_constant(name: str) -> Any:
     raise DocumentRefused("", f"{name} is not a JSON number")
+
+
+BYTES_A_VALUE = 16
+"""The fewest bytes of JSON text a value may take, on average, once a text holds more than
+``VALUES_ANY_TEXT_HOLDS``: a real log or document takes 22 to 46, and each value parsed costs
+about 70 bytes of memory, so a text held to it costs no more memory for its size than a real one
+does, where ``[],`` repeated (3 bytes a value) took 27 times its size."""
+VALUES_ANY_TEXT_HOLDS = 1_000_000
+
+_VALUE_MARKS = (b",", b"[", b"{")
+_STRING_OR_SPACE = re.compile(rb'"(?:[^"\\]++|\\(?s:.)?)*+(?:"|\Z)|[ \t\n\r]++')
+"""A JSON string (or what is left of an unclosed one: a match never fails once begun, so the
+scan stays linear on any bytes), or a run of whitespace."""
+
+
+def json_values(data: bytes) -> int:
+    """How many values the JSON text ``data`` holds at most, counted without parsing it: past
+    its strings, one for each comma, ``[`` and ``{``, and one more. Counted in the bytes as
+    they are where that is no more than one in ``BYTES_A_VALUE`` (strings rarely hold many),
+    else in what is left once strings and whitespace are taken out: so texts counted together
+    are over their limit only where their values are."""
+    values = sum(map(data.count, _VALUE_MARKS)) + 1
+    if values <= len(data) // BYTES_A_VALUE:
+        return values
+    outside = _STRING_OR_SPACE.sub(b"", data)
+    return sum(map(outside.count, _VALUE_MARKS)) + 1
+
+
+def too_dense(values: int, size: int) -> str | None:
+    """Why JSON text of ``size`` bytes holding ``values`` values costs more to parse than a
+    real one of its size, or None."""
+    if values <= max(VALUES_ANY_TEXT_HOLDS, size // BYTES_A_VALUE):
+        return None
+    return (
+        f"{values} JSON values in {size} bytes: more than one in every {BYTES_A_VALUE} bytes, "
+        f"past the first {VALUES_ANY_TEXT_HOLDS}, which no real log or document holds"
+    )
 
 
 class TooDeep(ValueError):

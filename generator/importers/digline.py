@@ -10,7 +10,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from generator.archive import Arrival
-from generator.document.codec import read_run
+from generator.document.codec import read_arriving
 from generator.errors import DocumentRefused
 from generator.files import read_bytes
 from generator.importers.options import Options
@@ -32,7 +32,7 @@ def read(path: Path, options: Options) -> Arrival:
     """
     data = read_bytes(path, "document_mb", options.limits)
     try:
-        reading = read_run(data)
+        reading = read_arriving(data)
         for key, given in (("tenant", options.tenant), ("suite", options.suite)):
             if given is not None and getattr(reading.run, key) != given:
                 raise DocumentRefused(

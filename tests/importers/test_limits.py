@@ -374,6 +374,59 @@ def test_a_file_of_whitespace_just_under_the_limits_imports_within_the_peak(
     assert done.peak_mb < PEAK_MB
 
 
+DENSE = 7_000_000
+"""Empty arrays, three bytes each: 21 MB of JSON that parsing made 560 MB of objects of."""
+
+
+def _dense(value: dict[str, Any]) -> bytes:
+    """``value``'s JSON with ``DENSE`` empty arrays where it holds ``FILLER``, made as bytes."""
+    arrays = b"[" + b"[]," * (DENSE - 1) + b"[]]"
+    return json.dumps(value).encode().replace(json.dumps(FILLER).encode(), arrays)
+
+
+FILLER = "DENSE-ARRAYS"
+FILLED = {"filler": FILLER}
+
+
+def _filled_log() -> dict[str, Any]:
+    log = _log()
+    log["samples"][0]["metadata"] = FILLED
+    return log
+
+
+@pytest.mark.parametrize(
+    "make",
+    [
+        lambda p: _written_bytes(p / "dense.json", _dense(_filled_log())),
+        lambda p: _agent(
+            p / "dense.eval", stored(FIRST, _dense({**_sample(), "metadata": FILLED}))
+        ),
+        lambda p: _written_bytes(p / "dense-run.json", _dense(a_run(metadata=FILLED))),
+    ],
+    ids=["inspect-log", "eval-member", "run-document"],
+)
+def test_a_file_denser_in_values_than_any_real_one_is_refused_before_it_is_parsed(
+    archive, tmp_path, make
+):
+    path = make(tmp_path)
+    before = archive_state(archive)
+    done = _import(archive, path)
+    (line, nothing) = done.stderr.splitlines()
+    assert (done.code, nothing) == (64, NOTHING)
+    assert line.startswith(f"runsite: {path}: ") and " JSON values in " in line
+    assert line.endswith(
+        "bytes: more than one in every 16 bytes, past the first 1000000, "
+        "which no real log or document holds"
+    )
+    assert done.peak_mb < PEAK_MB
+    assert archive_state(archive) == before
+
+
+def _written_bytes(path: Path, data: bytes) -> Path:
+    path.write_bytes(data)
+    return path
+
+
 @pytest.mark.parametrize(
     ("text", "problem"),
     [

@@ -42,7 +42,7 @@ import jiter
 import zstandard
 
 from generator.archive.config import MB, Limits, SizeKey, raised_by, too_large
-from generator.document.codec import nests_deeper
+from generator.document.codec import json_values, nests_deeper, too_dense
 from generator.document.values import json_type
 from generator.errors import DocumentRefused, Refused
 from generator.files import read_bytes
@@ -88,9 +88,27 @@ class Allowance:
             raise DocumentRefused(where, f"{what} more than {limit}")
 
 
+class _Texts:
+    """The JSON texts of one log, parsed a text at a time and all kept: their values counted
+    before each is parsed, and held together to ``codec.too_dense``."""
+
+    def __init__(self, limits: Limits) -> None:
+        self.limits = limits
+        self.size = self.values = 0
+
+    def parsed(self, data: bytes, where: str) -> Any:
+        self.size += len(data)
+        self.values += json_values(data)
+        problem = too_dense(self.values, self.size)
+        if problem:
+            raise DocumentRefused(where, problem)
+        return _parsed(data, where, self.limits)
+
+
 def open_json_log(path: Path, limits: Limits) -> Container:
     """A ``.json`` log."""
-    header = _an_object(_parsed(read_bytes(path, "log_mb", limits), "", limits), "")
+    text = read_bytes(path, "log_mb", limits)
+    header = _an_object(_Texts(limits).parsed(text, ""), "")
     samples = header.pop("samples", None) or []
     if not isinstance(samples, list):
         raise DocumentRefused("samples", f"a JSON {json_type(samples)}, not an array")
@@ -122,9 +140,10 @@ def _eval_log(file: IO[bytes], limits: Limits) -> Container:
     read_here = [n for n in members if n in (HEADER, JOURNAL, REDUCTIONS) or _a_sample_name(n)]
     _apart([members[name] for name in read_here])
     log = Allowance("log_mb", limits)
+    texts = _Texts(limits)
 
     def read(name: str) -> Any:
-        return _held(_parsed(_member(file, members[name], limits, log), name, limits), name, limits)
+        return _held(texts.parsed(_member(file, members[name], limits, log), name), name, limits)
 
     if HEADER in members:
         header, origin = _an_object(read(HEADER), HEADER), HEADER
