@@ -8,11 +8,13 @@ A file just under each limit imports within that, and raising a key lets a file 
 from __future__ import annotations
 
 import json
+import zlib
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import pytest
+import zstandard
 
 from generator.importers import read_files
 from generator.importers.options import Options
@@ -20,6 +22,7 @@ from tests._helpers import Measured, a_run, archive_state, git, measured
 from tests.importers._logs import (
     DEFLATED,
     LOGS,
+    ZSTD,
     Member,
     as_json_log,
     members,
@@ -86,6 +89,16 @@ def _sharing(path: Path) -> Path:
     return write_zip(path, [packed("header.json", _header()), kernel, *shared])
 
 
+def _wide_window(path: Path) -> Path:
+    """The agent's log with its first sample compressed in a window of 128 MiB, which a reader
+    must hold whole to inflate it."""
+    content = json.dumps(_sample()).encode()
+    wide = zstandard.ZstdCompressionParameters(window_log=27, enable_ldm=True)
+    compressor = zstandard.ZstdCompressor(compression_params=wide).compressobj()
+    data = compressor.compress(content) + compressor.flush()
+    return _agent(path, Member(FIRST, data, ZSTD, len(content), zlib.crc32(content)))
+
+
 def _listing(path: Path) -> Path:
     """The agent's header and a million entries of its directory, each a sample of one more
     epoch, all on the bytes of one small sample: 60 MB of directory, which zipfile would make a
@@ -127,6 +140,10 @@ def _many(path: Path) -> Path:
         ),
         (_sharing, f"samples/r1_epoch_2.json: its bytes overlap those of {FIRST} in the zip"),
         (_listing, f"more than 100000 samples, {_raised('samples')}"),
+        (
+            _wide_window,
+            f"{FIRST}: compressed with a zstd window over 32 MiB, wider than Inspect ever writes",
+        ),
     ],
     ids=[
         "zstd-header",
@@ -135,6 +152,7 @@ def _many(path: Path) -> Path:
         "many-members",
         "overlapping",
         "a-million-entries",
+        "wide-zstd-window",
     ],
 )
 def test_a_member_is_counted_as_it_inflates_and_refused_past_the_limits(

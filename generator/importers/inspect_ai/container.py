@@ -60,6 +60,10 @@ _LOCAL_HEADER = struct.Struct("<4s22xHH")
 """A member's local header: its signature, then (past 22 bytes) its name's and extra's lengths."""
 _CHUNK = 1 << 20
 """Bytes read, or inflated, at a time."""
+_ZSTD_WINDOW = 1 << 25
+"""The largest window a zstd frame may ask the reader to hold: 32 MiB, where Inspect's frames
+ask for a few (zstd's own default would grant 128 MiB, and a bomb asking for it took 232 MB)."""
+_WIDE_WINDOW = "compressed with a zstd window over 32 MiB, wider than Inspect ever writes"
 
 
 @dataclass(frozen=True)
@@ -200,7 +204,11 @@ def _member(file: IO[bytes], info: Member, limits: Limits, log: Allowance) -> by
                 break
             checksum = zlib.crc32(piece, checksum)
             pieces.append(piece)
-    except (zstandard.ZstdError, zlib.error):
+    except zstandard.ZstdError as error:
+        if "too much memory" in str(error):
+            raise DocumentRefused(name, _WIDE_WINDOW) from None
+        size = -1
+    except zlib.error:
         size = -1
     if size != info.file_size or checksum != info.CRC:
         raise DocumentRefused(name, "truncated or damaged: it does not decompress to what it held")
@@ -223,7 +231,8 @@ def _inflated(span: _Span, info: Member) -> Iterator[bytes]:
     """A member's content a chunk at a time, however much its compressed bytes would make."""
     if info.compress_type == _ZSTD:
         source = cast(IO[bytes], span)  # it reads as a file does, which is all zstandard asks
-        reader = zstandard.ZstdDecompressor().stream_reader(source, read_across_frames=True)
+        zstd = zstandard.ZstdDecompressor(max_window_size=_ZSTD_WINDOW)
+        reader = zstd.stream_reader(source, read_across_frames=True)
         while piece := reader.read(_CHUNK):
             yield piece
     elif info.compress_type == _DEFLATED:
