@@ -21,8 +21,6 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from functools import cache
 
-from confusable_homoglyphs import categories, confusables
-
 _DEVICES = frozenset(
     {"CON", "PRN", "AUX", "NUL", "CONIN$", "CONOUT$", "CLOCK$"}
     | {f"{port}{n}" for port in ("COM", "LPT") for n in "0123456789¹²³"}
@@ -65,6 +63,8 @@ def unportable(name: str) -> str | None:
 
 
 def _scripts(name: str) -> set[str]:
+    from confusable_homoglyphs import categories  # its data, only where a name arrives
+
     return {categories.alias(c) for c in name} - _SHARED
 
 
@@ -95,7 +95,7 @@ def _prototypes() -> dict[str, str]:
     prototype, the characters taken to it, and for each of those, its prototype)."""
     table = {
         key.strip(_MARK): [h["c"].strip(_MARK) for h in found]
-        for key, found in confusables.confusables_data.items()
+        for key, found in _confusables().items()
     }
     prototype: dict[str, str] = {}
     for key, found in table.items():
@@ -108,6 +108,14 @@ def _prototypes() -> dict[str, str]:
             # way, both are taken to one of them.
             prototype[max(key, found[0])] = min(key, found[0])
     return prototype
+
+
+def _confusables() -> dict[str, list[dict[str, str]]]:
+    """Unicode's confusables as the library holds them, loaded only where a name arrives."""
+    from confusable_homoglyphs import confusables
+
+    data: dict[str, list[dict[str, str]]] = confusables.confusables_data
+    return data
 
 
 Place = tuple[str, ...]
