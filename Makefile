@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: setup site test lint clean
+.PHONY: setup site test test-fast lint clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -24,6 +24,12 @@ lint: setup
 
 test: lint
 	$(BIN)/pytest
+
+# The inner loop: ruff, and every test not marked slow (browsers, site builds over and over,
+# fuzzing with thousands of examples), on every core. `make test` runs everything.
+test-fast: setup
+	$(BIN)/ruff check generator tests bench
+	$(BIN)/pytest -m "not slow" -n auto -p no:cacheprovider
 
 clean:
 	rm -rf $(VENV) site .pytest_cache .mypy_cache .ruff_cache

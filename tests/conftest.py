@@ -32,6 +32,16 @@ GIT_ENVIRONMENT = {
 """Commits made in tests have one author and one date, whoever runs them and on any machine."""
 
 
+SLOW_FIXTURES = frozenset({"browser", "built"})
+"""A test asking for the browser, or for the shared site build, is ``slow``."""
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    for item in items:
+        if SLOW_FIXTURES & set(getattr(item, "fixturenames", ())):
+            item.add_marker(pytest.mark.slow)
+
+
 @pytest.fixture
 def corpus() -> Path:
     if not CORPUS.is_dir():

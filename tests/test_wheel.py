@@ -16,7 +16,12 @@ import tomllib
 import venv
 from pathlib import Path
 
+import pytest
+
 from tests.conftest import CORPUS, GIT_ENVIRONMENT
+
+pytestmark = pytest.mark.slow
+"""Each test drives a browser or builds whole sites: ``make test-fast`` leaves them out."""
 
 REPOSITORY = Path(__file__).resolve().parents[1]
 

@@ -36,6 +36,7 @@ def root(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
         yield folder
 
 
+@pytest.mark.slow
 @settings(
     max_examples=100,
     deadline=None,

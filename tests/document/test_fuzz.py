@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from datetime import UTC
 
+import pytest
 from hypothesis import given, settings
 
 from generator.document.codec import (
@@ -46,6 +47,7 @@ def _read_or_refused(data: bytes) -> Run | None:
         return None
 
 
+@pytest.mark.slow
 @settings(max_examples=5_500, deadline=None)
 @given(documents())
 def test_any_document_is_read_whole_or_refused_in_one_line(data):
@@ -54,6 +56,7 @@ def test_any_document_is_read_whole_or_refused_in_one_line(data):
         _goes_everywhere(run)
 
 
+@pytest.mark.slow
 @settings(max_examples=2_000, deadline=None)
 @given(named_runs())
 def test_a_name_a_page_shows_is_read_only_without_hidden_characters(doc):
@@ -65,6 +68,7 @@ def test_a_name_a_page_shows_is_read_only_without_hidden_characters(doc):
         _goes_everywhere(run)
 
 
+@pytest.mark.slow
 @settings(max_examples=3_000, deadline=None)
 @given(documents())
 def test_the_quick_reading_reads_only_what_the_careful_one_reads_the_same(data):

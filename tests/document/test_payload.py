@@ -154,6 +154,7 @@ def test_a_structured_output_is_payload_in_its_strings_too():
     assert payload["MARKitemQ27 first"] == "results[0].responses[0].output.#1[0]"
 
 
+@pytest.mark.slow
 @settings(max_examples=1_500, deadline=None)
 @given(documents())
 def test_the_sieve_is_given_every_payload_string_the_fields_are_found_for(data):

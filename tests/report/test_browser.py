@@ -13,6 +13,9 @@ from pypdf import PdfReader
 
 from tests.report.conftest import HOSTILE, RUN2, runsite
 
+pytestmark = pytest.mark.slow
+"""Each test drives a browser or builds whole sites: ``make test-fast`` leaves them out."""
+
 A4_CONTENT = 703
 """CSS pixels across an A4 page inside the report's margins (210 mm less 2 × 12 mm)."""
 

@@ -19,6 +19,9 @@ from generator.site.labels import LABELS
 from tests.site._browser import SHOTS, Quiet, Visit, first, pages
 from tests.site.conftest import SCRIPT_CASE
 
+pytestmark = pytest.mark.slow
+"""Each test drives a browser or builds whole sites: ``make test-fast`` leaves them out."""
+
 
 @pytest.mark.parametrize("name", ["home", "suite", "run", "run-it", "diff", "sampled"])
 def test_a_page_draws_every_chart_with_no_error_and_nothing_from_outside(

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -24,6 +25,7 @@ markup = st.text(st.sampled_from("<>&\"'/= ab"), max_size=12).map(lambda s: f"{T
 drawn = st.one_of(visible_names, markup, st.just(f'">{TAG} src=x onerror=alert(1)>'))
 
 
+@pytest.mark.slow
 @settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(first=named_runs(drawn))
 def test_pages_render_any_name_as_text(first: dict[str, object]):

@@ -21,6 +21,9 @@ import generator.site.sieve
 from generator.publish.cache import Known, RunCache
 from tests._helpers import a_run_at
 
+pytestmark = pytest.mark.slow
+"""Each test drives a browser or builds whole sites: ``make test-fast`` leaves them out."""
+
 
 def _differences(left: Path, right: Path) -> list[str]:
     def walk(c: filecmp.dircmp[str], at: str) -> list[str]:

@@ -18,6 +18,9 @@ import generator.publish.apply
 from generator.publish.plan import MANIFEST, Manifest
 from tests._helpers import a_run_at, git
 
+pytestmark = pytest.mark.slow
+"""Each test drives a browser or builds whole sites: ``make test-fast`` leaves them out."""
+
 
 def _tree(folder: Path) -> dict[str, bytes | str]:
     """Every file under ``folder`` with its bytes, and every link with its target, links not

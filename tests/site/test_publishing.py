@@ -23,6 +23,9 @@ from generator.site.sieve import payload_keys
 from generator.site.summary import RunSummary
 from tests._helpers import a_run_at, mounted, read_only
 
+pytestmark = pytest.mark.slow
+"""Each test drives a browser or builds whole sites: ``make test-fast`` leaves them out."""
+
 
 def _archive_with_runs(
     archive: Path, runsite: Callable[..., Result], write_json: Callable[[Any, str], Path]

@@ -19,6 +19,9 @@ from pypdf import PdfReader
 from tests.site._browser import SHOTS, Quiet, Visit, pages
 from tests.site.conftest import runsite
 
+pytestmark = pytest.mark.slow
+"""Each test drives a browser or builds whole sites: ``make test-fast`` leaves them out."""
+
 WIDTHS = {"phone": 390, "desktop": 1400}
 KINDS = ["home", "suite", "sampled", "run", "diff"]
 

@@ -15,6 +15,9 @@ import pytest
 
 from tests._helpers import a_run
 
+pytestmark = pytest.mark.slow
+"""Each test drives a browser or builds whole sites: ``make test-fast`` leaves them out."""
+
 
 def _free_port() -> int:
     with socket.socket() as probe:

@@ -11,11 +11,15 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import unquote
 
+import pytest
 from click.testing import Result
 
 from generator.document.record import key_of
 from generator.site.shell import files
 from tests._helpers import a_run_at, archived_past_the_door
+
+pytestmark = pytest.mark.slow
+"""Each test drives a browser or builds whole sites: ``make test-fast`` leaves them out."""
 
 SITE_NAMES = [
     "index.html",
