@@ -22,7 +22,7 @@ CAUGHT_WHERE_RAISED = {
     "generator.providers.completion.Unreadable",
     # JSON text from outside nested past MAX_DEPTH: a ValueError, each reader saying so (an
     # error verdict, a refusal naming the file)
-    "generator.document.codec.TooDeep",
+    "generator.document.json_text.TooDeep",
 }
 
 

@@ -15,7 +15,7 @@ and why each is there:
 - **A disclosed item is not payload**: the disclosure is the one declared way to publish it.
 - **JSON text is payload in its parts too**: arguments, results and structured outputs are JSON
   text, and a page that rendered one would show its strings, not the text. A text nested deeper
-  than a run document may be (``codec.MAX_DEPTH``) is not walked, which its depth could make overflow
+  than a run document may be (``json_text.MAX_DEPTH``) is not walked, which its depth could make overflow
   Python's stack: its string literals are found in the text instead.
 - **At least 8 characters, surrounding whitespace trimmed**: a shorter string ("yes", "refund")
   turns up on pages by chance, and a renderer trims what surrounds a value.
@@ -33,14 +33,13 @@ from __future__ import annotations
 
 import json
 import math
-import re
 from collections.abc import Iterable, Iterator
 
 import jiter
 from pydantic import BaseModel, JsonValue
 from pydantic_core import PydanticSerializationError
 
-from generator.document.codec import TooDeep, json_value
+from generator.document.json_text import TooDeep, json_value, string_literals
 from generator.document.keys import steps
 from generator.document.model import CaseResult, Run, Verdict
 from generator.document.record import carries_extras, published_settings
@@ -143,7 +142,7 @@ def payload_texts(run: Run, disclosure: Disclosure, undeclared: bool) -> set[str
         texts.append(text)
         value = _json_in(text)
         if isinstance(value, _Deep):
-            texts += _literals(text)
+            texts += string_literals(text)
         elif value is not None:
             _json_texts(value, texts)
     return {trimmed for text in texts if len(trimmed := text.strip()) >= MINIMUM}
@@ -292,16 +291,13 @@ def _text(text: str, at: str) -> Found:
     yield at, text
     value = _json_in(text)
     if isinstance(value, _Deep):
-        yield from ((at, literal) for literal in _literals(text))
+        yield from ((at, literal) for literal in string_literals(text))
     elif value is not None:
         yield from _json(value, at)
 
 
 class _Deep:
     """Stands for JSON text nested deeper than ``MAX_DEPTH``."""
-
-
-_LITERAL = re.compile(r'"(?:[^"\\]|\\.)*"', re.DOTALL)
 
 
 def _json_in(text: str) -> JsonValue | _Deep | None:
@@ -316,15 +312,6 @@ def _json_in(text: str) -> JsonValue | _Deep | None:
     except ValueError:
         return None
     return value
-
-
-def _literals(text: str) -> Iterator[str]:
-    """Every string literal of a JSON text, found without parsing its nesting."""
-    for literal in _LITERAL.findall(text):
-        try:
-            yield json.loads(literal)
-        except ValueError:
-            continue
 
 
 def _json(value: JsonValue, at: str) -> Found:

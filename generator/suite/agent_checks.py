@@ -18,7 +18,7 @@ from typing import Annotated, Any, ClassVar, Literal
 
 from pydantic import Field, JsonValue, model_validator
 
-from generator.document.codec import json_value
+from generator.document.json_text import json_value
 from generator.suite.checks import ALL_KINDS, Answer, Check, Judge, Judgement, Tolerance, Unit
 from generator.suite.checks import Needle as Name
 from generator.suite.trajectory import TOOL_USE_FINISHES, Trajectory

@@ -18,7 +18,7 @@ import urllib.request
 from typing import Any, Literal
 from urllib.parse import urlsplit
 
-from generator.document.codec import TooDeep, json_value
+from generator.document.json_text import TooDeep, json_value
 from generator.suite.checks import Answer
 from generator.suite.spec import Case
 from generator.suite.target_spec import HttpTarget, read_reference

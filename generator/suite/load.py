@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from generator.document.codec import TooDeep, json_value
+from generator.document.json_text import TooDeep, json_value
 from generator.errors import SuiteRefused
 from generator.suite import providers
 from generator.suite.checks import Check, Judge

@@ -12,7 +12,7 @@ from collections.abc import Iterator
 from dataclasses import replace
 from typing import Any
 
-from generator.document.codec import json_value
+from generator.document.json_text import json_value
 from generator.document.model import Run
 from generator.document.trajectory import RecordedResponse
 from generator.errors import Refused

@@ -10,7 +10,7 @@ from typing import Annotated, Any, ClassVar, Literal
 import jsonschema
 from pydantic import Field, JsonValue, model_validator
 
-from generator.document.codec import TooDeep, json_value
+from generator.document.json_text import TooDeep, json_value
 from generator.document.numbers import at_precision
 from generator.suite.checks import ALL_KINDS, Answer, Check, Judge, Judgement, Needle, Unit, text_of
 

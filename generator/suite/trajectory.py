@@ -13,7 +13,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal, get_args
 
-from generator.document.codec import compact, json_value
+from generator.document.codec import compact
+from generator.document.json_text import json_value
 from generator.document.trajectory import ModelStep, RecordedResponse, ToolCall, ToolStep
 from generator.document.values import ToolStatus
 from generator.suite.collect import ModelCall

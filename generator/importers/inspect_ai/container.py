@@ -42,7 +42,7 @@ import jiter
 import zstandard
 
 from generator.archive.config import MB, Limits, SizeKey, raised_by, too_large
-from generator.document.codec import json_values, nests_deeper, too_dense
+from generator.document.json_text import json_values, nests_deeper, too_dense
 from generator.document.values import json_type
 from generator.errors import DocumentRefused, Refused
 from generator.files import read_bytes
@@ -94,7 +94,7 @@ class Allowance:
 
 class _Texts:
     """The JSON texts of one log, parsed a text at a time and all kept: their values counted
-    before each is parsed, and held together to ``codec.too_dense``."""
+    before each is parsed, and held together to ``json_text.too_dense``."""
 
     def __init__(self, limits: Limits) -> None:
         self.limits = limits
