@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 
 from generator.archive.catalog import Suite, label
 from generator.archive.layout import Layout, unsafe
-from generator.archive.names import Taken, unportable
+from generator.archive.names import Taken, unfit
 from generator.archive.store import GitStore, blob_id
 from generator.document.codec import Reading, canonical, read_run
 from generator.document.model import Run
@@ -119,13 +119,10 @@ def _names(arrival: Arrival, names: Taken) -> tuple[str, str, str]:
     run = arrival.reading.run
     parts = (("tenant", run.tenant), ("suite", run.suite), ("key", run.key))
     for depth, (key, name) in enumerate(parts):
-        problem = unsafe(name)
-        clash = None if problem else names.clash(tuple(part for _, part in parts[:depth]), name)
-        if clash:
-            raise DocumentRefused(key, clash)
-        problem = problem or unportable(name)
+        clash = None if unsafe(name) else names.clash(tuple(p for _, p in parts[:depth]), name)
+        problem = clash or unfit(name)
         if problem:
-            raise DocumentRefused(key, f"cannot name a folder in runs/: {problem}")
+            raise DocumentRefused(key, problem)
     return run.tenant, run.suite, run.key
 
 

@@ -21,6 +21,8 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from functools import cache
 
+from generator.archive.layout import unsafe
+
 _DEVICES = frozenset(
     {"CON", "PRN", "AUX", "NUL", "CONIN$", "CONOUT$", "CLOCK$"}
     | {f"{port}{n}" for port in ("COM", "LPT") for n in "0123456789¹²³"}
@@ -40,6 +42,13 @@ _TOGETHER = (
 )
 """Scripts one name may mix under UTS #39's highly restrictive level: Japanese, Chinese and
 Korean as they are written, with Latin."""
+
+
+def unfit(name: str) -> str | None:
+    """Why ``name`` cannot name a folder or file of ``runs/`` on every machine, as a refusal
+    says it (``layout.unsafe``, then ``unportable``); None if it can."""
+    problem = unsafe(name) or unportable(name)
+    return f"cannot name a folder in runs/: {problem}" if problem else None
 
 
 def unportable(name: str) -> str | None:

@@ -70,16 +70,15 @@ def import_(
 
     Example: runsite import logs/ --tenant acme
     """
-    from generator.archive.layout import unsafe
-    from generator.archive.names import unportable
+    from generator.archive.names import unfit
     from generator.archive.views import admission_lines
     from generator.importers import files_of, read_files
     from generator.importers.options import Options
 
     for option, name in (("--tenant", tenant), ("--suite", suite)):
-        problem = name is not None and (unsafe(name) or unportable(name))
+        problem = unfit(name) if name is not None else None
         if problem:
-            raise Refused(f"{option}: cannot name a folder in runs/: {problem}")
+            raise Refused(f"{option}: {problem}")
     archive = _open(root)
     files = files_of(paths)
     options = Options(tenant, suite, archive.config.inspect, archive.config.limits)

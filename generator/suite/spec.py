@@ -17,8 +17,7 @@ from typing import Annotated, Any, Literal, TypeVar
 
 from pydantic import BaseModel, ConfigDict, Field, JsonValue, ValidationError
 
-from generator.archive.layout import unsafe
-from generator.archive.names import unportable
+from generator.archive.names import unfit
 from generator.document.problems import every_problem
 from generator.errors import SuiteRefused
 from generator.suite.agent_checks import TRAJECTORY_CHECKS, contradictions
@@ -381,9 +380,9 @@ def _check_names(section: SuiteSection, source: str) -> None:
     """The tenant and name become folders of the archive: refused now, by the door's rules,
     rather than once the run was made and paid for."""
     for key, name in (("tenant", section.tenant), ("name", section.name)):
-        problem = unsafe(name) or unportable(name)
+        problem = unfit(name)
         if problem:
-            raise SuiteRefused(source, "[suite]", key, f"cannot name a folder in runs/: {problem}")
+            raise SuiteRefused(source, "[suite]", key, problem)
 
 
 def _check_pinned(section: SuiteSection, source: str) -> None:
