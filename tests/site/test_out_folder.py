@@ -38,6 +38,16 @@ def _build(runsite: Callable[..., Result], archive: Path, out: Path, *extra: str
     return runsite("build", "--root", str(archive), "--out", str(out), *extra)
 
 
+def _refused(runsite: Callable[..., Result], archive: Path, out: Path) -> list[str]:
+    """What a build into ``out`` says, plain and then with ``--full``: refused both times."""
+    said = []
+    for extra in ((), ("--full",)):
+        result = _build(runsite, archive, out, *extra)
+        assert result.exit_code == 64, result.output
+        said.append(result.stderr)
+    return said
+
+
 def _grow(archive: Path, runsite: Callable[..., Result], second: int) -> None:
     path = archive.parent / f"run-{second}.json"
     path.write_text(json.dumps(a_run_at(second)), encoding="utf-8")
@@ -115,13 +125,11 @@ def test_a_folder_with_a_planted_manifest_is_refused_and_nothing_in_it_is_touche
 ):
     (home / MANIFEST).write_bytes(_planted(home)[planted])
     before = _tree(home)
-    for extra in ((), ("--full",)):
-        result = _build(runsite, grown, home, *extra)
-        assert result.exit_code == 64, result.output
-        assert result.stderr == (
-            f"runsite: {home / MANIFEST}: not a manifest runsite wrote, so {home} is a folder "
-            "runsite did not build; give --out an empty or new folder\n"
-        )
+    refusal = (
+        f"runsite: {home / MANIFEST}: not a manifest runsite wrote, so {home} is a folder "
+        "runsite did not build; give --out an empty or new folder\n"
+    )
+    assert _refused(runsite, grown, home) == [refusal, refusal]
     assert _tree(home) == before
     assert (home.parent / "beside.txt").read_text() == "beside the folder"
 
@@ -255,14 +263,12 @@ def test_a_link_in_place_of_a_sites_folder_is_not_written_through(
     assert _build(runsite, grown, site).exit_code == 0
     assert (_tree(site), _tree(elsewhere)) == (before, behind)
     _grow(grown, runsite, 3)
-    for extra in ((), ("--full",)):
-        result = _build(runsite, grown, site, *extra)
-        assert result.exit_code == 64, result.output
-        assert result.stderr == (
-            f"runsite: {site / 'runs'}: in the way of a file of the site, and not one runsite "
-            "wrote; move it, or give --out another folder\n"
-        )
-        assert (_tree(site), _tree(elsewhere)) == (before, behind)
+    refusal = (
+        f"runsite: {site / 'runs'}: in the way of a file of the site, and not one runsite "
+        "wrote; move it, or give --out another folder\n"
+    )
+    assert _refused(runsite, grown, site) == [refusal, refusal]
+    assert (_tree(site), _tree(elsewhere)) == (before, behind)
 
 
 def test_a_file_of_someone_elses_where_the_site_puts_one_is_refused_and_kept(
@@ -276,11 +282,9 @@ def test_a_file_of_someone_elses_where_the_site_puts_one_is_refused_and_kept(
     before = _tree(site)
     config = grown / "runsite.toml"
     config.write_text(config.read_text().replace('language = "en"', 'language = "it"'))
-    for extra in ((), ("--full",)):
-        result = _build(runsite, grown, site, *extra)
-        assert result.exit_code == 64, result.output
-        assert result.stderr.startswith(f"runsite: {site / 'en'}: in the way of a file")
-        assert _tree(site) == before
+    for said in _refused(runsite, grown, site):
+        assert said.startswith(f"runsite: {site / 'en'}: in the way of a file")
+    assert _tree(site) == before
 
 
 def test_a_build_stopped_among_its_moves_leaves_a_folder_the_next_build_finishes(
