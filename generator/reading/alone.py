@@ -7,13 +7,13 @@ or more for each of a run's checks) are found once per run, for its page and eve
 
 from __future__ import annotations
 
+from generator.account.checks import Check, checks_of
+from generator.account.memo import once_per_run
+from generator.account.samples import directions, exceedance, on_the_line
 from generator.document.numbers import at_precision
 from generator.document.record import CallTotals
 from generator.document.redacted import RedactedConfig, RedactedRun
-from generator.reading.checks import Check, checks_of
 from generator.reading.facts import Fact, Kind, Section, fact
-from generator.reading.memo import once_per_run
-from generator.reading.samples import directions, exceedance, on_the_line
 
 
 def rejudged(run: RedactedRun) -> list[Fact]:

@@ -18,13 +18,13 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Literal
 
+from generator.account.checks import Check, Pair, pairs
+from generator.account.samples import Interval, overlap
 from generator.document.numbers import at_precision, within
 from generator.document.redacted import RedactedRun
-from generator.reading.checks import Check, Pair, pairs
 from generator.reading.facts import Fact, Kind, Param, Reading, fact
 from generator.reading.pairing import identity_names, pairing_facts
 from generator.reading.refusals import refuse_unlike
-from generator.reading.samples import Interval, overlap
 
 Side = Literal["left", "right"]
 Standing = Literal["favours", "errored", "only", "within"]

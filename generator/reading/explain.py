@@ -10,10 +10,10 @@ and no check's threshold, tolerance or samples differ.
 
 from __future__ import annotations
 
+from generator.account.checks import checks_of
+from generator.account.movements import Movement, movements
 from generator.document.redacted import RedactedRun
 from generator.reading import alone, compare
-from generator.reading.checks import checks_of
-from generator.reading.compare import Movement
 from generator.reading.facts import Fact, Kind, Reading, fact
 from generator.reading.pairing import identity_names, pairing_facts
 from generator.reading.refusals import refuse_crossing
@@ -33,11 +33,11 @@ def explain(run: RedactedRun, reference: RedactedRun | None = None) -> Reading:
         ]
         return Reading("run", run.key, None, tuple(facts))
     refuse_crossing(run, reference)
-    return against(run, reference, compare.movements(run, reference))
+    return against(run, reference, movements(run, reference))
 
 
 def against(run: RedactedRun, reference: RedactedRun, moved: list[Movement]) -> Reading:
-    """``explain(run, reference)`` told from ``moved``, their ``compare.movements``: a comparison
+    """``explain(run, reference)`` told from ``moved``, their ``movements``: a comparison
     page shows the movements as its table too, so it finds them once. The two runs are ones
     ``refuse_crossing`` lets through."""
     judge = judge_facts(reference, run)

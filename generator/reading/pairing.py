@@ -15,8 +15,8 @@ from collections import Counter
 from dataclasses import dataclass
 from typing import Literal
 
+from generator.account.checks import Pair, checks_of, pairs, slots_of
 from generator.document.redacted import RedactedRun
-from generator.reading.checks import Pair, checks_of, pairs, slots_of
 from generator.reading.facts import Fact, Section, fact
 
 Why = Literal["identity", "rules", "cases"]

@@ -12,11 +12,11 @@ from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from typing import Literal
 
+from generator.account.checks import checks_of
+from generator.account.memo import once_per_run
 from generator.document.numbers import at_precision
 from generator.document.redacted import RedactedConfig, RedactedRun, RedactedVerdict
-from generator.reading.checks import checks_of
 from generator.reading.facts import Fact, Kind, fact
-from generator.reading.memo import once_per_run
 
 
 @dataclass(frozen=True)

@@ -17,8 +17,8 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Sequence
 
+from generator.account.checks import Check
 from generator.document.redacted import RedactedRun
-from generator.reading.checks import Check
 from generator.reading.formats import Formats, formats
 from generator.report.labels import REPORT
 from generator.report.page import disclosed

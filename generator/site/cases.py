@@ -14,10 +14,10 @@ from typing import NamedTuple
 
 from markupsafe import Markup, escape
 
+from generator.account.checks import checks_by_case
+from generator.account.memo import once_per_run
 from generator.document.redacted import RedactedResponse, RedactedRun, RedactedVerdict
-from generator.reading.checks import checks_by_case
 from generator.reading.formats import at_places, threshold_places
-from generator.reading.memo import once_per_run
 from generator.site.charts import STATUS_LETTER
 from generator.site.readings import alone, on_the_line
 from generator.site.summary import verdicts_of

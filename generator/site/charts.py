@@ -14,12 +14,12 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from generator.account.checks import checks_by_case
+from generator.account.memo import once_per_run
+from generator.account.rows import Row
 from generator.document.redacted import RedactedRun
-from generator.reading.checks import checks_by_case
 from generator.reading.formats import Formats, figure_places, needs_seconds
 from generator.reading.formats import millionths as stored_millionths
-from generator.reading.memo import once_per_run
-from generator.reading.table import Row
 from generator.site.summary import RunSummary
 
 STATUS_LETTER = {"pass": "p", "fail": "f", "error": "e"}

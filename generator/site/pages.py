@@ -10,15 +10,15 @@ from typing import Any
 
 from markupsafe import Markup
 
+from generator.account.checks import Check
+from generator.account.movements import movements
+from generator.account.rows import Row, Verdict, comparison_rows
 from generator.document.redacted import RedactedRun
 from generator.reading import NotComparable
-from generator.reading.checks import Check
-from generator.reading.compare import movements
 from generator.reading.explain import against
 from generator.reading.facts import Reading
 from generator.reading.formats import Formats, change_places, millionths, places_off
 from generator.reading.refusals import refuse_crossing
-from generator.reading.table import Row, Verdict, comparison_rows
 from generator.site.cases import Trajectory, case_matrix, check_rows, step_text, tally, trajectories
 from generator.site.charts import Drawing, compare_charts, compare_drawings, interval_chart
 from generator.site.history import HistoryPages

@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
+from generator.account.memo import once_per_run
 from generator.document.redacted import RedactedRun
 from generator.reading import explain
 from generator.reading.facts import Reading
-from generator.reading.memo import once_per_run
 
 MARKED = "check.on_the_line"
 """The fact a run page shows as a mark in its cases table rather than as a sentence: a run of

@@ -17,10 +17,10 @@ from typing import NamedTuple
 
 from markupsafe import Markup, escape
 
-from generator.reading.checks import Check
+from generator.account.checks import Check
+from generator.account.rows import Row
 from generator.reading.formats import Formats, at_places, marked_change, rounded
 from generator.reading.formats import marked as figure
-from generator.reading.table import Row
 from generator.site.cases import Cell, GridLine
 from generator.site.charts import STATUS_LETTER
 

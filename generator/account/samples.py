@@ -11,9 +11,9 @@ import statistics
 from dataclasses import dataclass
 from typing import Literal
 
+from generator.account.checks import Check
 from generator.document.numbers import at_precision, meets, within
 from generator.document.redacted import RedactedVerdict
-from generator.reading.checks import Check
 
 Interval = tuple[float, float]
 

@@ -8,9 +8,9 @@ from pathlib import Path
 
 import pytest
 
+from generator.account.movements import movements
+from generator.account.rows import comparison_rows
 from generator.reading import explain
-from generator.reading.compare import movements
-from generator.reading.table import comparison_rows
 from tests._helpers import a_corpus_run
 from tests.conftest import CORPUS
 from tests.reading._documents import BASELINE, RUN1, RUN2

@@ -12,11 +12,10 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import NamedTuple
 
+from generator.account.memo import once_per_run
 from generator.document.numbers import at_precision
 from generator.document.record import Calibration
 from generator.document.redacted import RedactedRun, RedactedVerdict
-from generator.reading.facts import Param
-from generator.reading.memo import once_per_run
 
 Slot = tuple[str, str, str, int]
 """(``case`` or ``run``, case id or ``""``, assertion id, occurrence)."""
@@ -74,7 +73,7 @@ class Check:
         )
 
     @property
-    def where(self) -> dict[str, Param]:
+    def where(self) -> dict[str, str | int | float]:
         """The parameters that name this check in a fact."""
         if self.case is None:
             return {"check": self.label}

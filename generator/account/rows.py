@@ -1,6 +1,6 @@
 """Two runs side by side: one row per check of each case, with the verdict the reading gives it.
 
-The rows are the reading's own movements (``compare.movements``), so a comparison page's table
+The rows are the reading's own movements (``movements.movements``), so a comparison page's table
 and its sentences cannot disagree. What the movements leave as two lonely checks — the same
 check of the same case under two identities, because its parameters or its writer changed — is
 one row here: the check is still there, its rules moved.
@@ -10,9 +10,9 @@ from __future__ import annotations
 
 from typing import Literal, NamedTuple
 
+from generator.account.checks import Check
+from generator.account.movements import Movement, Outcome
 from generator.document.numbers import at_precision
-from generator.reading.checks import Check
-from generator.reading.compare import Movement, Outcome
 
 Verdict = Literal["worse", "better", "same", "new", "gone", "unjudged", "counted", "rules"]
 """How a check moved: ``same`` is within its tolerance (or its reference's noise); ``counted``

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-from generator.reading.checks import Check
-from generator.reading.samples import directions, exceedance, noise_floor, on_the_line, overlap
+from generator.account.checks import Check
+from generator.account.samples import directions, exceedance, noise_floor, on_the_line, overlap
 from tests._helpers import a_redacted_verdict
 
 
