@@ -32,7 +32,7 @@ string as stored.
 
 from __future__ import annotations
 
-from collections.abc import Collection, Iterable
+from collections.abc import Iterable
 from datetime import UTC, datetime
 from decimal import ROUND_HALF_UP, Decimal
 from functools import cache, lru_cache
@@ -42,6 +42,7 @@ from babel.dates import format_datetime
 from babel.numbers import format_currency, format_decimal, format_percent
 from babel.units import format_unit
 
+from generator.account.places import PLACES, SCALE, decimal, rounded
 from generator.document.numbers import PRECISION, at_precision
 
 CLDR = {"en": "en_GB", "it": "it"}
@@ -51,128 +52,13 @@ UNKNOWN = {"en": "unknown", "it": "non disponibile"}
 """A figure the run did not record. Italian says *non disponibile*, which agrees with any noun
 (a cost, a latency, a token count); *non noto* would not."""
 
-PLACES = 2
-"""Decimals of a score when nothing asks for more."""
-
-
-def _decimal(value: float) -> Decimal:
-    """A float as the decimal a document stores."""
-    return Decimal(repr(at_precision(value)))
-
 
 def _rounded(value: Decimal, places: int) -> Decimal:
     return value.quantize(Decimal(1).scaleb(-places), rounding=ROUND_HALF_UP)
 
 
-def _first_place(value: float) -> int:
-    """The decimal place of a positive figure's first significant digit (0.05 → 2)."""
-    return max(0, -_decimal(value).adjusted())
-
-
-_SCALE = 1_000_000
-"""Millionths in one: a stored figure has ``PRECISION`` (six) decimals."""
-
-
-def millionths(value: float) -> int:
-    """A stored figure as a whole count of millionths: exact, and cheap to round."""
-    return round(at_precision(value) * _SCALE)
-
-
-_UNITS: tuple[int, ...] = tuple(_SCALE // 10**places for places in range(PRECISION + 1))
-"""The millionths in a unit of each decimal place."""
-
-
-def at_places(figure: int, places: int) -> int:
-    """A figure in millionths rounded half up (away from zero) to ``places`` decimals."""
-    unit = _UNITS[places]
-    size = (abs(figure) + unit // 2) // unit * unit
-    return -size if figure < 0 else size
-
-
-def _close(one: float, other: float, reach: float) -> bool:
-    """Whether two figures may be less than ``reach`` apart once each is rounded to millionths
-    (``millionths``): the rounding moves each by half a millionth, and a float as large as
-    they are by its own precision more. Only figures this close need that rounding, which is
-    costly, to be told apart (a table's scores near their threshold, its changes near zero)."""
-    return abs(one - other) < reach + 2e-6 + (abs(one) + abs(other)) * 1e-12
-
-
-def rounded(value: float, places: int) -> int:
-    """A stored figure rounded half up to ``places`` decimals, in millionths: what each language
-    writes (``Formats.rounded``) with its own symbols."""
-    return at_places(millionths(value), places)
-
-
 _KEPT = 1 << 16
 """How many written figures a language keeps before it starts again."""
-
-
-def places(
-    values: Iterable[float], tolerance: float | None = None, changes: Iterable[float] = ()
-) -> int:
-    """Decimals for scores read together: the tolerance's first significant digit, at least
-    ``PLACES``, and as many more (up to six) as it takes for different ``values`` to print
-    differently and for each of ``changes`` (differences between scores) that is not zero to
-    print as neither zero nor another change."""
-    return figure_places(
-        {millionths(v) for v in values}, tolerance, {millionths(c) for c in changes}
-    )
-
-
-def figure_places(
-    figures: Collection[int], tolerance: float | None = None, changes: Collection[int] = ()
-) -> int:
-    """``places`` of figures and changes already in millionths."""
-    groups = (set(figures), {*changes, 0})
-    found = _least(tolerance)
-    while found < PRECISION and not all(
-        len({at_places(v, found) for v in group}) == len(group) for group in groups
-    ):
-        found += 1
-    return found
-
-
-def threshold_places(
-    scores: Iterable[float], threshold: float, tolerance: float | None = None
-) -> int:
-    """Decimals for one check's scores in a table: as its tolerance needs (``PLACES`` at least),
-    and more (up to six) only where a score that is not its threshold would print as it. Two
-    scores of one check that differ by less than the tolerance may print alike: the tolerance
-    says the difference does not matter; a failing 0.699 printed as the threshold 0.70 would."""
-    reach = 10.0 ** -_least(tolerance)
-    near = [millionths(s) for s in scores if _close(s, threshold, reach)]
-    return places_off(near, millionths(threshold), tolerance)
-
-
-def places_off(
-    figures: Iterable[int | None], threshold: int, tolerance: float | None = None
-) -> int:
-    """``threshold_places`` of figures and a threshold already in millionths (None for a figure
-    not recorded): a figure a unit of the last place or more from the threshold cannot print
-    as it, so only the others are rounded."""
-    found = _least(tolerance)
-    unit = _UNITS[found]
-    near = {f for f in figures if f is not None and abs(f - threshold) < unit} - {threshold}
-    while found < PRECISION and any(
-        at_places(f, found) == at_places(threshold, found) for f in near
-    ):
-        found += 1
-    return found
-
-
-def _least(tolerance: float | None) -> int:
-    """The fewest decimals of a score: ``PLACES``, or as many as the tolerance's first
-    significant digit needs."""
-    return max(PLACES, _first_place(tolerance) if tolerance else 0)
-
-
-def change_places(changes: Iterable[float], places: int) -> int:
-    """``places``, or more (up to six) until no change that is not zero prints as zero."""
-    reach = 10.0**-places / 2
-    moved = {millionths(c) for c in changes if _close(c, 0.0, reach)} - {0}
-    while places < PRECISION and any(at_places(m, places) == 0 for m in moved):
-        places += 1
-    return places
 
 
 def exact(value: float) -> str:
@@ -204,8 +90,8 @@ def marked(figure: int, places: int) -> str:
     """A figure in millionths, rounded to ``places`` decimals and smaller than a thousand (no
     grouping), as every language writes it, its decimal mark and minus sign left as marks: a
     table is written once for both languages, each putting in its own (``Formats.unmarked``)."""
-    assert abs(figure) < 1000 * _SCALE
-    whole, part = divmod(abs(figure), _SCALE)
+    assert abs(figure) < 1000 * SCALE
+    whole, part = divmod(abs(figure), SCALE)
     digits = f"{part:0{PRECISION}d}"[:places]
     text = f"{whole}{POINT}{digits}" if places else str(whole)
     return f"{MINUS}{text}" if figure < 0 else text
@@ -259,7 +145,7 @@ class Formats:
         """A figure below a thousand needs no grouping: it is written as every language writes
         it (``marked``), in this language's symbols, as ``format_decimal`` would, without its
         cost."""
-        if abs(figure) >= 1000 * _SCALE:
+        if abs(figure) >= 1000 * SCALE:
             shown = Decimal(figure).scaleb(-PRECISION)
             return format_decimal(shown, self._fixed(places), locale=self._cldr)
         return self.unmarked(marked(figure, places))
@@ -282,7 +168,7 @@ class Formats:
 
     def share(self, value: float) -> str:
         """A share of 1 as a percentage: 83%; 99.6% rather than 100% for a share short of all."""
-        percent = _decimal(value) * 100
+        percent = decimal(value) * 100
         whole = percent in (0, 100)
         digits = 0
         while digits < PRECISION - 2 and not whole and _rounded(percent, digits) in (0, 100):
@@ -295,7 +181,7 @@ class Formats:
         """Dollars: US$0.0329, 1.234,50 USD; ``unknown`` when not recorded, never 0."""
         if usd is None:
             return self.unknown
-        amount = _decimal(usd)
+        amount = decimal(usd)
         shown = _rounded(amount, 2) if amount >= 1 or not amount else _significant(amount, 3)
         return format_currency(shown, "USD", locale=self._cldr, decimal_quantization=False)
 
@@ -335,7 +221,7 @@ def _count(cldr: Locale, value: int) -> str:
 def _setting(cldr: Locale, value: float) -> str:
     """``Formats.setting``, kept as counts are: a run page writes each check's tolerance, and a
     suite has a few."""
-    return format_decimal(_decimal(value), "#,##0.######", locale=cldr)
+    return format_decimal(decimal(value), "#,##0.######", locale=cldr)
 
 
 @lru_cache(maxsize=1 << 14)

@@ -29,8 +29,9 @@ from __future__ import annotations
 
 from typing import Any
 
+from generator.account.places import places
 from generator.reading.facts import Fact, Param, Reading
-from generator.reading.formats import Formats, formats, places
+from generator.reading.formats import Formats, formats
 from generator.reading.locales import Phrases, catalog
 
 OUTPUT_VERSION = 1

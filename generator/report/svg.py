@@ -18,7 +18,8 @@ from typing import Any
 
 from markupsafe import Markup, escape
 
-from generator.reading.formats import Formats, threshold_places
+from generator.account.places import threshold_places
+from generator.reading.formats import Formats
 from generator.site.charts import LETTERS
 
 WIDTH = 720

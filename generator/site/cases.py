@@ -16,8 +16,8 @@ from markupsafe import Markup, escape
 
 from generator.account.checks import checks_by_case
 from generator.account.memo import once_per_run
+from generator.account.places import at_places, threshold_places
 from generator.document.redacted import RedactedResponse, RedactedRun, RedactedVerdict
-from generator.reading.formats import at_places, threshold_places
 from generator.site.charts import STATUS_LETTER
 from generator.site.readings import alone, on_the_line
 from generator.site.summary import verdicts_of

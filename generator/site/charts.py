@@ -16,10 +16,11 @@ from typing import Any
 
 from generator.account.checks import checks_by_case
 from generator.account.memo import once_per_run
+from generator.account.places import figure_places
+from generator.account.places import millionths as stored_millionths
 from generator.account.rows import Row
 from generator.document.redacted import RedactedRun
-from generator.reading.formats import Formats, figure_places, needs_seconds
-from generator.reading.formats import millionths as stored_millionths
+from generator.reading.formats import Formats, needs_seconds
 from generator.site.summary import RunSummary
 
 STATUS_LETTER = {"pass": "p", "fail": "f", "error": "e"}

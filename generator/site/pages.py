@@ -12,12 +12,13 @@ from markupsafe import Markup
 
 from generator.account.checks import Check
 from generator.account.movements import movements
+from generator.account.places import change_places, millionths, places_off
 from generator.account.rows import Row, Verdict, comparison_rows
 from generator.document.redacted import RedactedRun
 from generator.reading import NotComparable
 from generator.reading.explain import against
 from generator.reading.facts import Reading
-from generator.reading.formats import Formats, change_places, millionths, places_off
+from generator.reading.formats import Formats
 from generator.reading.refusals import refuse_crossing
 from generator.site.cases import Trajectory, case_matrix, check_rows, step_text, tally, trajectories
 from generator.site.charts import Drawing, compare_charts, compare_drawings, interval_chart

@@ -13,9 +13,9 @@ import json
 from dataclasses import dataclass
 from typing import Any
 
+from generator.account.places import millionths
 from generator.document.numbers import at_precision
 from generator.document.redacted import RedactedCase, RedactedRun, RedactedVerdict
-from generator.reading.formats import millionths
 
 
 @dataclass(frozen=True)

@@ -18,8 +18,9 @@ from typing import NamedTuple
 from markupsafe import Markup, escape
 
 from generator.account.checks import Check
+from generator.account.places import at_places, rounded
 from generator.account.rows import Row
-from generator.reading.formats import Formats, at_places, marked_change, rounded
+from generator.reading.formats import Formats, marked_change
 from generator.reading.formats import marked as figure
 from generator.site.cases import Cell, GridLine
 from generator.site.charts import STATUS_LETTER

@@ -10,15 +10,9 @@ from babel.dates import format_datetime
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from generator.account.places import change_places, places, threshold_places
 from generator.document.numbers import PRECISION
-from generator.reading.formats import (
-    change_places,
-    exact,
-    formats,
-    needs_seconds,
-    places,
-    threshold_places,
-)
+from generator.reading.formats import exact, formats, needs_seconds
 
 EN, IT = formats("en"), formats("it")
 
