@@ -50,9 +50,9 @@ from generator.archive import Archive, init_archive
 from generator.document.codec import canonical, read_run
 from generator.document.redact import redact
 from generator.importers import files_of, read_files
-from generator.site.build import environment
 from generator.site.labels import LOCALES
 from generator.site.pages import Site, comparison
+from generator.site.templates import environment
 
 SUITES = ("support", "billing", "refunds", "search")
 CHECKS = ("contains", "regex", "answers_briefly", "cost_budget", "latency_budget", "tools_called")

@@ -23,7 +23,7 @@ from generator.archive import Archive, init_archive
 from generator.document.codec import canonical
 from generator.importers import files_of, read_files
 from generator.report import gather, made
-from generator.site.build import TEMPLATES
+from generator.site.templates import TEMPLATES
 
 LIMIT = 1_500_000
 """The most bytes a report may have to travel by mail."""

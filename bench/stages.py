@@ -35,11 +35,11 @@ from generator.document.codec import canonical, read_run
 from generator.document.payload import payload_texts
 from generator.document.redact import redact
 from generator.document.redacted import NOTHING, RedactedRun
-from generator.site.build import environment
 from generator.site.labels import LOCALES
 from generator.site.pages import Comparison, Site, comparison
 from generator.site.sieve import Sieve, payload_keys
 from generator.site.summary import summarise
+from generator.site.templates import environment
 
 COLD = "comparison + four pages"
 

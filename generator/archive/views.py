@@ -5,16 +5,15 @@ Pure: values in, dicts and lines out. ``show`` is built from the redacted run al
 
 from __future__ import annotations
 
-from collections import Counter
-from collections.abc import Iterable
 from typing import Any
 
+from generator.account.run import account_of
+from generator.account.tally import Counts, counted
 from generator.archive.admission import Admission
 from generator.archive.archive import Migration, Shown
 from generator.archive.catalog import ArchivedRun, Suite, label
 from generator.archive.store import Commit
 from generator.document.model import SCHEMA
-from generator.document.redacted import RedactedVerdict
 
 STATUSES = ("pass", "fail", "error")
 _CHANGES = {"A": "added", "M": "changed", "D": "removed"}
@@ -48,10 +47,8 @@ def listing_lines(entries: list[dict[str, Any]]) -> list[str]:
 def summary(shown: Shown) -> dict[str, Any]:
     """The run in numbers and names: what its redacted view carries, and no more."""
     run, redacted = shown.run, shown.redacted
-    verdicts = [v for case in redacted.results for v in case.verdicts]
-    checks: dict[str, Counter[str]] = {}
-    for verdict in verdicts:
-        checks.setdefault(verdict.assertion, Counter())[verdict.status] += 1
+    account = account_of(redacted)
+    checks = sorted((c.name, c.counts) for c in account.checks if not c.whole_run)
     return {
         "key": run.key,
         "tenant": run.tenant,
@@ -63,11 +60,11 @@ def summary(shown: Shown) -> dict[str, Any]:
         "git_commit": redacted.git_commit,
         "config_hash": redacted.config_hash,
         "schema_version": run.schema_version,
-        "cases": len(redacted.results),
-        "suspended": sum(case.suspended for case in redacted.results),
-        "verdicts": _tally(verdicts),
-        "aggregate": _tally(redacted.aggregate),
-        "checks": [{"check": name, **_tally_of(checks[name])} for name in sorted(checks)],
+        "cases": account.tally.cases,
+        "suspended": account.tally.set_aside,
+        "verdicts": _tally(counted(v for case in redacted.results for v in case.verdicts)),
+        "aggregate": _tally(counted(redacted.aggregate)),
+        "checks": [{"check": name, **_tally(counts)} for name, counts in checks],
         "disclosure": redacted.disclosure.model_dump(mode="json"),
     }
 
@@ -125,12 +122,9 @@ def suite_lines(baselines: dict[Suite, str | None]) -> list[str]:
     return [f"{label(suite)}  {key or '(no baseline)'}" for suite, key in sorted(baselines.items())]
 
 
-def _tally(verdicts: Iterable[RedactedVerdict]) -> dict[str, int]:
-    return _tally_of(Counter(verdict.status for verdict in verdicts))
-
-
-def _tally_of(counts: Counter[str]) -> dict[str, int]:
-    return {status: counts[status] for status in STATUSES}
+def _tally(counts: Counts) -> dict[str, int]:
+    """Counts as ``show --json`` names them: by the document's statuses."""
+    return {"pass": counts.passed, "fail": counts.failed, "error": counts.unjudged}
 
 
 def _counts(tally: dict[str, Any]) -> str:

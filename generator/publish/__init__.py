@@ -67,7 +67,7 @@ from generator.publish.work import (
     run_in_processes,
     wrap,
 )
-from generator.site.build import TEMPLATES, SiteSettings, build_pages, environment
+from generator.site.build import SiteSettings, build_pages
 from generator.site.kept import Kept, content_digest, sign
 from generator.site.kept_check import KeptCheck
 from generator.site.labels import LOCALES
@@ -76,6 +76,7 @@ from generator.site.pages import Site
 from generator.site.scan import contents
 from generator.site.sieve import Keys
 from generator.site.summary import RunSummary
+from generator.site.templates import TEMPLATES, environment
 
 PACKAGE = Path(__file__).resolve().parents[1]
 

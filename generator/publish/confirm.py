@@ -11,8 +11,8 @@ from generator.document.payload import payload_strings
 from generator.document.redacted import Disclosure
 from generator.publish.source import Blobs, Committed
 from generator.publish.work import Written, read_run_of
-from generator.site.build import ASSETS, TEMPLATES
 from generator.site.scan import Leak, Sought, contents
+from generator.site.templates import ASSETS, TEMPLATES
 
 THEME = Path(str(files("material"))) / "templates"
 

@@ -31,14 +31,14 @@ from generator.errors import DocumentRefused
 from generator.publish.cache import Learnt, RunCache
 from generator.publish.plan import PageJob, Plan
 from generator.publish.source import Blobs, Listed
-from generator.site.build import environment
 from generator.site.kept import content_digest
 from generator.site.labels import LOCALES
-from generator.site.pages import Comparison, Site, comparison
+from generator.site.pages import ComparisonPage, Site, comparison
 from generator.site.rewrite import for_files
 from generator.site.shell import Shell
 from generator.site.sieve import Keys, Sieves, own_keys, payload_keys
 from generator.site.summary import summarise
+from generator.site.templates import environment
 from generator.site.writer import Body, diff_path, diff_role
 
 
@@ -278,12 +278,12 @@ def read_chunk(chunk: Chunk) -> Read:
         jobs = chunk.jobs.get(listed.blob, ())
         if listed.blob in chunk.read or jobs or listed.blob in chunk.judge:
             run = redacted(listed)
-            compared: dict[str, Comparison] = {}
+            compared: dict[str, ComparisonPage] = {}
             against = partial(_against, compared, run)
             reference = redacted(chunk.reference) if chunk.reference else None
             count = None
             if reference is not None and reference.key != run.key:
-                count = sum(row.verdict == "worse" for row in against(reference).rows)
+                count = against(reference).worse
                 if listed.blob in chunk.judge:
                     worse[listed.blob] = count
             for job in jobs:
@@ -305,7 +305,9 @@ def read_chunk(chunk: Chunk) -> Read:
     return Read(learnt, own, _stage(context.staging, bodies), worse)
 
 
-def _against(compared: dict[str, Comparison], run: RedactedRun, other: RedactedRun) -> Comparison:
+def _against(
+    compared: dict[str, ComparisonPage], run: RedactedRun, other: RedactedRun
+) -> ComparisonPage:
     """``run`` against ``other``, made once for all the pages that show it."""
     if other.key not in compared:
         compared[other.key] = comparison(run, other)

@@ -10,6 +10,7 @@ from __future__ import annotations
 from generator.account.checks import Check, checks_of
 from generator.account.memo import once_per_run
 from generator.account.samples import directions, exceedance, on_the_line
+from generator.account.tally import tally_of
 from generator.document.numbers import at_precision
 from generator.document.record import CallTotals
 from generator.document.redacted import RedactedConfig, RedactedRun
@@ -43,26 +44,25 @@ def on_the_line_of(run: RedactedRun) -> tuple[Check, ...]:
 def tallies(run: RedactedRun) -> tuple[Fact, ...]:
     """Cases, checks and their outcomes, and what could not be judged."""
     checks = checks_of(run)
-    statuses = [c.verdict.status for c in checks]
-    suspended = sum(1 for case in run.results if case.suspended)
-    errored = statuses.count("error")
+    tally = tally_of(run)
+    went = tally.verdicts
     missed = sum(1 for c in checks if band_missed(c))
     line = len(on_the_line_of(run))
-    found = [fact("ran", "tally.cases", count=len(run.results))]
-    if suspended:
-        found.append(fact("ran", "tally.suspended", count=suspended))
+    found = [fact("ran", "tally.cases", count=tally.cases)]
+    if tally.set_aside:
+        found.append(fact("ran", "tally.suspended", count=tally.set_aside))
     found.append(
         fact(
             "ran",
             "tally.checks",
             count=len(checks),
-            passed=statuses.count("pass"),
-            failed=statuses.count("fail"),
+            passed=went.passed,
+            failed=went.failed,
         )
     )
-    if errored:
-        found.append(fact("ran", "tally.unjudged", count=errored))
-    if errored == len(checks):
+    if went.unjudged:
+        found.append(fact("ran", "tally.unjudged", count=went.unjudged))
+    if went.unjudged == len(checks):
         found.append(fact("ran", "tally.nothing_judged"))
     if missed:
         found.append(fact("ran", "tally.calibration", count=missed))

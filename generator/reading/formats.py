@@ -42,7 +42,7 @@ from babel.dates import format_datetime
 from babel.numbers import format_currency, format_decimal, format_percent
 from babel.units import format_unit
 
-from generator.account.places import PLACES, SCALE, decimal, rounded
+from generator.account.places import PLACES, SCALE, at_places, decimal, rounded
 from generator.document.numbers import PRECISION, at_precision
 
 CLDR = {"en": "en_GB", "it": "it"}
@@ -123,6 +123,10 @@ class Formats:
     def change(self, value: float, places: int = PLACES) -> str:
         """A signed difference of scores: +0.03, -0,03."""
         return self.rounded_change(rounded(value, places), places)
+
+    def figure(self, figure: int, places: int) -> str:
+        """A score in millionths (``places.millionths``), rounded to ``places`` decimals."""
+        return self.rounded(at_places(figure, places), places)
 
     def rounded(self, figure: int, places: int) -> str:
         """A score already ``rounded`` to ``places`` decimals: a table rounds its figures once

@@ -18,17 +18,16 @@ import re
 from collections.abc import Iterable, Sequence
 
 from generator.account.checks import Check
+from generator.account.run import account_of
 from generator.document.redacted import RedactedRun
 from generator.reading.formats import Formats, formats
 from generator.report.labels import REPORT
 from generator.report.page import disclosed
 from generator.report.subject import Subject
-from generator.site.build import environment
-from generator.site.cases import check_rows, tally
 from generator.site.labels import LABELS
-from generator.site.pages import Comparison, Site, comparison_places, side, verdict_counts
-from generator.site.summary import status_of
-from generator.site.writer import run_path
+from generator.site.pages import ComparisonPage, Site, side, verdict_counts
+from generator.site.templates import environment
+from generator.site.writer import counts_text, rate_text, run_path
 
 GLYPH = {"worse": "▼", "failed": "✗", "unjudged": "?", "passed": "✓"}
 """A status's glyph, as the site's badges show it."""
@@ -129,29 +128,27 @@ def _cut(left_out: int, locale: str) -> list[str]:
 def _alone(subject: Subject, locale: str) -> Parts:
     """A run read alone: its status, its tally, and the checks that did not pass."""
     t, f, run = LABELS[locale], formats(locale), subject.run
-    passed, failed, errored = tally(run)
-    status = status_of(failed, errored, subject.worse())
-    judged = passed + failed
-    rate = f"{f.share(passed / judged)} · " if judged else ""
-    counts = t["summary.counts"].format(passed=passed, failed=failed, errored=errored)
+    tally = account_of(run).tally
+    status = tally.status(subject.worse())
+    rate = rate_text(tally.verdicts, f)
+    counts = counts_text(tally.verdicts, t, f)
     top, rows = _not_passed(run, locale)
     return [
         _heading(run, status, t[f"status.{status}"], f),
         "",
-        text(rate + counts),
+        text(f"{rate} · {counts}" if rate else counts),
         "",
         *top,
     ], rows
 
 
-def _against(subject: Subject, other: RedactedRun, compared: Comparison, locale: str) -> Parts:
+def _against(subject: Subject, other: RedactedRun, compared: ComparisonPage, locale: str) -> Parts:
     """A run against another: its status, how many checks moved which way, and the checks that
     got worse, both runs' scores beside each other."""
     t, r, f, run = LABELS[locale], REPORT[locale], formats(locale), subject.run
-    _, failed, errored = tally(run)
     rows = compared.rows
     worse = [row for row in rows if row.verdict == "worse"]
-    status = status_of(failed, errored, len(worse) if compared.reading else None)
+    status = account_of(run).tally.status(compared.worse)
     said = t[f"status.{status}"]
     if status == "worse" and subject.role == "previous":
         said = r["report.status.worse.previous"]
@@ -165,10 +162,10 @@ def _against(subject: Subject, other: RedactedRun, compared: Comparison, locale:
     ]
     if compared.reason is not None:  # it names the runs by key, and the rules that moved
         return [*lines, text(t["diff.refused"]).format(reason=name(compared.reason)), ""], []
-    lines += [text(" · ".join(counted for _, counted in verdict_counts(rows, t, f))), ""]
+    lines += [text(" · ".join(counted for _, counted in verdict_counts(compared.counts, t, f))), ""]
     if not worse:
         return [*lines, text(r["summary.none_worse"]), ""], []
-    digits = comparison_places(rows)
+    digits = compared.values.places if compared.values else {}
     header, table = _table(
         [t["column.case"], t["column.check"], role, t["diff.this_run"], t["column.change"]],
         (
@@ -201,24 +198,24 @@ def _side(check: Check | None, digits: int, f: Formats) -> str:
 def _not_passed(run: RedactedRun, locale: str) -> Parts:
     """The checks of a run alone that failed or could not be judged, case by case."""
     t, r, f = LABELS[locale], REPORT[locale], formats(locale)
-    digits = {row.name: row.places for row in check_rows(run)}
+    digits = {(c.whole_run, c.name): c.places for c in account_of(run).checks}
     found = [
-        (name(case.case_id, cell=True), verdict)
+        (name(case.case_id, cell=True), False, verdict)
         for case in run.results
         for verdict in case.verdicts
-    ] + [(text(t["where.run"]), verdict) for verdict in run.aggregate]
-    shown = [(case, v) for case, v in found if v.status != "pass"]
+    ] + [(text(t["where.run"]), True, verdict) for verdict in run.aggregate]
+    shown = [(case, whole, v) for case, whole, v in found if v.status != "pass"]
     if not shown:
         return [text(r["summary.all_passed"]), ""], []
     rows = [
         (
             case,
             name(v.assertion, cell=True),
-            text(f.unknown if v.score is None else f.score(v.score, digits[v.assertion])),
-            text(f.score(v.threshold, digits[v.assertion])),
+            text(f.unknown if v.score is None else f.score(v.score, digits[whole, v.assertion])),
+            text(f.score(v.threshold, digits[whole, v.assertion])),
             text(t[f"status.{v.status}"]),
         )
-        for case, v in shown
+        for case, whole, v in shown
     ]
     columns = [t["column.case"], t["column.check"], t["column.score"], t["column.threshold"]]
     header, table = _table([*columns, t["column.status"]], rows)

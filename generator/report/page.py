@@ -2,7 +2,7 @@
 small shell of its own, with everything it needs inside it.
 
 The body is the site's own (``Site.run``, ``Site.diff``), with its charts drawn as SVG where the
-site leaves them to plotly.js (``drawn``). The styles (the site's ``runsite.css`` and the
+site leaves them to plotly.js (``svg.Drawn``). The styles (the site's ``runsite.css`` and the
 report's) and the site's ``charts.js`` (which, with no chart data on the page, only runs the
 tables' filters and opens every table for print) are inlined; nothing is loaded from anywhere,
 not even a favicon. The body names the run in the header of every printed page. Links to the
@@ -21,13 +21,12 @@ from urllib.parse import urljoin
 
 from markupsafe import Markup, escape
 
-from generator.reading.formats import formats
-from generator.report.drawn import drawn
 from generator.report.labels import REPORT
 from generator.report.subject import Subject
-from generator.site.build import TEMPLATES, environment
+from generator.report.svg import Drawn
 from generator.site.labels import LABELS
 from generator.site.pages import Site
+from generator.site.templates import TEMPLATES, environment
 
 ASSETS = ("assets/runsite.css", "report/report.css")
 SCRIPT = "assets/charts.js"
@@ -85,7 +84,7 @@ class Page:
 def html_report(subject: Subject, locale: str) -> Page:
     """The report of ``subject`` in ``locale``."""
     env = environment()
-    site = Site(env, locale)
+    site = Site(env, locale, Drawn())
     t, r = LABELS[locale], REPORT[locale]
     run, other = subject.run, subject.other
     reference = subject.reference.key if subject.reference else None
@@ -111,9 +110,7 @@ def html_report(subject: Subject, locale: str) -> Page:
         "title": body.title,
         "site_name": subject.origin.name,
         "disclosed": disclosed(subject, site),
-        "body": Markup(
-            linked(drawn(body.html, formats(locale)), subject.origin.address(locale, subject.path))
-        ),
+        "body": Markup(linked(body.html, subject.origin.address(locale, subject.path))),
         "withheld": withheld,
         "released": site.released(run),
         "copyright": Markup(subject.origin.look.copyright or ""),

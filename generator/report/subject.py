@@ -7,7 +7,7 @@ from dataclasses import dataclass
 
 from generator.document.redacted import RedactedRun
 from generator.site.look import Look
-from generator.site.pages import Comparison, comparison
+from generator.site.pages import ComparisonPage, comparison
 from generator.site.shell import page_address
 from generator.site.writer import Role, diff_path, run_path
 
@@ -67,7 +67,7 @@ class Subject:
         reference = self.reference.key if self.reference else None
         return self.other.key != self.run.key and self.other.key in (self.previous, reference)
 
-    def compared(self) -> Comparison | None:
+    def compared(self) -> ComparisonPage | None:
         """The run against the other, as the comparison page shows it."""
         return comparison(self.run, self.other) if self.other is not None else None
 
@@ -77,4 +77,4 @@ class Subject:
         reference = self.reference
         if reference is None or reference.key == self.run.key:
             return None
-        return sum(row.verdict == "worse" for row in comparison(self.run, reference).rows)
+        return comparison(self.run, reference).worse

@@ -1,5 +1,5 @@
-"""The site's charts as static SVG, drawn here from the same compact data ``charts.js`` draws in
-the browser: a report carries no plotly.js (1.19 MB), prints as vectors, and draws with no
+"""The site's charts as static SVG, drawn here from the same values (``account.charts``) whose
+serialised form ``charts.js`` draws in the browser: a report carries no plotly.js (1.19 MB), prints as vectors, and draws with no
 script at all.
 
 Each chart draws what the site's does: a sampled check's band from its lowest to its highest
@@ -13,14 +13,14 @@ gives the same bytes.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
-from typing import Any
+from dataclasses import dataclass, replace
 
 from markupsafe import Markup, escape
 
+from generator.account.charts import STATUSES, CompareChart, Intervals
 from generator.account.places import threshold_places
 from generator.reading.formats import Formats
-from generator.site.charts import LETTERS
+from generator.site.charts import Chart
 
 WIDTH = 720
 """The width of every chart, in CSS pixels at full size; a narrower page scales it down."""
@@ -163,28 +163,21 @@ class IntervalRow:
     threshold: float | None
 
 
-def interval_rows(data: Mapping[str, Any]) -> list[IntervalRow]:
-    """The rows of an interval chart's data, as ``charts.js`` reads them (``intervalRows``)."""
+def interval_rows(value: Intervals, run: str) -> list[IntervalRow]:
+    """The rows of an interval chart, each named by its case (``run`` for the whole run's)."""
     rows = []
-    width, stride, flat = len(data["checks"]), data["stride"], data["rows"]
-    for place, at in enumerate(range(0, len(flat), stride)):
-        row = list(flat[at : at + stride])
-        if data["dense"]:
-            row = [place // width, place % width, *row]
-        case, check, low, high, score = row[:5]
-        threshold = row[5] if len(row) > 5 else data["thresholds"][check]
-        status = LETTERS.index(data["verdicts"][place])
-        where = data["run"] if case < 0 else data["cases"][case]
+    for row in value.rows:
+        where = run if row.case < 0 else value.cases[row.case]
         rows.append(
             IntervalRow(
                 where,
-                check,
-                f"{where} · {data['checks'][check]}",
-                _millionths(low) or 0.0,
-                _millionths(high) or 0.0,
-                _millionths(score),
-                status,
-                _millionths(threshold),
+                row.check,
+                f"{where} · {value.checks[row.check]}",
+                _millionths(row.low) or 0.0,
+                _millionths(row.high) or 0.0,
+                _millionths(row.score),
+                STATUSES.index(row.status),
+                _millionths(row.threshold),
             )
         )
     return rows
@@ -194,16 +187,20 @@ ROW = 12.0
 """An interval chart's row: two charts of a check of 30 cases fit on an A4 page."""
 
 
-def intervals(data: Mapping[str, Any], check: int | None, figures: Formats) -> tuple[Markup, ...]:
+def intervals(
+    value: Intervals, check: int | None, labels: Mapping[str, str], figures: Formats
+) -> tuple[Markup, ...]:
     """The pieces of a run's interval chart: each sampled check (of ``check`` only, when one is
     named, its rows named by their case) as the band of its samples, its score and its
     threshold."""
-    rows = [row for row in interval_rows(data) if check is None or row.check == check]
+    every = interval_rows(value, labels["where.run"])
+    rows = [row for row in every if check is None or row.check == check]
     names = [row.name if check is None else row.case for row in rows]
-    labels, statuses = data["labels"], data["statuses"]
+    statuses = [labels[f"status.{status}"] for status in STATUSES]
     shown = sorted({row.status for row in rows})
-    legend = [(_swatch(STATUS[s], ".55"), f"{labels['band']}: {statuses[s]}") for s in shown]
-    legend += [(DIAMOND, labels["score"]), (TICK, labels["threshold"])]
+    band = labels["chart.band"]
+    legend = [(_swatch(STATUS[s], ".55"), f"{band}: {statuses[s]}") for s in shown]
+    legend += [(DIAMOND, labels["chart.score"]), (TICK, labels["chart.threshold"])]
 
     def draw(start: int, stop: int, first: bool) -> Markup:
         frame = _frame(names, first)
@@ -230,16 +227,18 @@ def intervals(data: Mapping[str, Any], check: int | None, figures: Formats) -> t
                 part.append(_diamond(frame.x(row.score), middle, "#212121", 3.5))
             parts.append("".join(part) + "</g>")
             y += ROW
-        parts += _axis(frame, y, figures, labels["score"])
+        parts += _axis(frame, y, figures, labels["chart.score"])
         return _svg(y + AXIS, parts)
 
     return _pieces(len(rows), draw)
 
 
-def interval_table(data: Mapping[str, Any], figures: Formats) -> list[tuple[str, ...]]:
+def interval_table(
+    value: Intervals, labels: Mapping[str, str], figures: Formats
+) -> tuple[tuple[str, ...], ...]:
     """The rows of an interval chart's table of numbers, as ``charts.js`` writes them
     (``intervalTable``): each figure to the decimals its check's scores need."""
-    rows = interval_rows(data)
+    rows = interval_rows(value, labels["where.run"])
     digits = {
         check: threshold_places(
             [
@@ -257,37 +256,34 @@ def interval_table(data: Mapping[str, Any], figures: Formats) -> list[tuple[str,
     def shown(value: float | None, check: int) -> str:
         return "" if value is None else figures.score(value, digits[check])
 
-    return [
+    return tuple(
         (
             row.name,
             shown(row.low, row.check),
             shown(row.score, row.check),
             shown(row.high, row.check),
             shown(row.threshold, row.check),
-            data["statuses"][row.status],
+            labels[f"status.{STATUSES[row.status]}"],
         )
         for row in rows
-    ]
+    )
 
 
 PAIR = 26.0
 """A comparison chart's row: two bands."""
 
 
-def compare(data: Mapping[str, Any], figures: Formats) -> tuple[Markup, ...]:
+def compare(value: CompareChart, labels: Mapping[str, str], figures: Formats) -> tuple[Markup, ...]:
     """The pieces of one check's chart in both runs, case by case: the earlier run's band above
     this run's, each with its score, and the threshold across them."""
-    cases, flat, labels = data["cases"], data["rows"], data["labels"]
-    sides = [
-        [[_millionths(n) for n in flat[at + 3 * side : at + 3 * side + 3]] for side in (0, 1)]
-        for at in range(0, len(flat), 6)
-    ]
-    threshold = _millionths(data["threshold"])
+    cases = [case or labels["where.run"] for case in value.cases]
+    sides = [[[_millionths(n) for n in side] for side in pair] for pair in value.sides]
+    threshold = _millionths(value.threshold)
     legend = [
-        (_swatch(BEFORE[0], ".6"), labels["before"]),
-        (_swatch(NOW[0], ".6"), labels["now"]),
-        (DIAMOND, labels["score"]),
-        (DASH, labels["threshold"]),
+        (_swatch(BEFORE[0], ".6"), labels["chart.before"]),
+        (_swatch(NOW[0], ".6"), labels["chart.now"]),
+        (DIAMOND, labels["chart.score"]),
+        (DASH, labels["chart.threshold"]),
     ]
 
     def draw(start: int, stop: int, first: bool) -> Markup:
@@ -320,7 +316,26 @@ def compare(data: Mapping[str, Any], figures: Formats) -> tuple[Markup, ...]:
                 f'<path d="M{x},{_number(frame.top)}V{_number(y)}" stroke="{THRESHOLD}" '
                 'stroke-width="2" stroke-dasharray="6 3"/>'
             )
-        parts += _axis(frame, y, figures, labels["score"])
+        parts += _axis(frame, y, figures, labels["chart.score"])
         return _svg(y + AXIS, parts)
 
     return _pieces(len(cases), draw, PIECE * 3 // 4)
+
+
+class Drawn:
+    """Draws a page's charts as SVG where the page is made (``site.charts.Drawer``): a report
+    carries its charts and their tables, and no data for a script."""
+
+    def intervals(self, chart: Chart, labels: Mapping[str, str], figures: Formats) -> Chart:
+        value = chart.value
+        assert isinstance(value, Intervals)
+        pieces = tuple(
+            Markup("\n").join(intervals(value, n, labels, figures))
+            for n in range(len(value.checks))
+        )
+        return replace(chart, drawn=pieces, rows=interval_table(value, labels, figures))
+
+    def compare(self, chart: Chart, labels: Mapping[str, str], figures: Formats) -> Chart:
+        value = chart.value
+        assert isinstance(value, CompareChart)
+        return replace(chart, drawn=(Markup("\n").join(compare(value, labels, figures)),))

@@ -19,7 +19,7 @@ import os
 import shutil
 import tempfile
 from collections.abc import Iterable, Iterator, Mapping, Sequence
-from contextlib import contextmanager, suppress
+from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import datetime
 from importlib.metadata import version
@@ -27,9 +27,7 @@ from pathlib import Path
 from typing import Any
 
 import yaml
-from jinja2 import Environment, FileSystemBytecodeCache, FileSystemLoader, StrictUndefined
-from jinja2.bccache import Bucket
-from markupsafe import Markup
+from jinja2 import Environment
 
 from generator.errors import Refused
 from generator.site.history import SuiteRuns
@@ -46,23 +44,9 @@ from generator.site.shell import (
     served,
     shell_sources,
 )
-from generator.site.writer import Page, chart_json, suite_path
+from generator.site.templates import ASSETS, TEMPLATES, KeptTemplates
+from generator.site.writer import Page, suite_path
 
-
-def _templates() -> Path:
-    """``site_templates/``: inside the installed package, or beside it in a checkout."""
-    package = Path(__file__).resolve().parents[1]
-    installed = package / "site_templates"
-    return installed if installed.is_dir() else package.parent / "site_templates"
-
-
-TEMPLATES = _templates()
-ASSETS = {
-    "javascripts/plotly-basic.min.js": "plotly-basic.min.js",
-    "javascripts/charts.js": "charts.js",
-    "stylesheets/runsite.css": "runsite.css",
-}
-"""Where each of runsite's assets lands in the site, from ``site_templates/assets/``."""
 LANGUAGE_NAMES = {"en": "English", "it": "Italiano"}
 
 
@@ -82,36 +66,6 @@ class SiteSettings:
     for_files: bool = False
     """Whether the site is opened from disk: links name ``index.html``, and there is no
     search (a browser does not let a page opened from disk load its index)."""
-
-
-def environment(compiled: Path | None = None) -> Environment:
-    """The jinja2 environment of the site's templates: autoescaping HTML, strict on names, and
-    their compiled code kept in ``compiled`` when given (for one code of runsite's: compiling
-    the pages' templates took 0.1 s of every build process).
-
-    The pages import their macros without their context (what a macro needs is handed to it,
-    or a global here): macros bound to a page's context made each page's values a cycle, which
-    only the cycle collector frees (some 100,000 objects every 32 runs)."""
-    made = Environment(
-        loader=FileSystemLoader(str(TEMPLATES)),
-        autoescape=True,
-        undefined=StrictUndefined,
-        keep_trailing_newline=True,
-        bytecode_cache=KeptTemplates(str(compiled)) if compiled else None,
-    )
-    made.filters["css_string"] = css_string
-    made.globals["chart_json"] = chart_json
-    return made
-
-
-def css_string(text: str) -> Markup:
-    """``text`` as a quoted CSS string inside a ``<style>``: every character but letters,
-    digits and spaces written as a CSS escape, so nothing in it can end the string or the
-    element."""
-    escaped = "".join(
-        c if c.isascii() and (c.isalnum() or c == " ") else f"\\{ord(c):x} " for c in text
-    )
-    return Markup(f'"{escaped}"')
 
 
 def stage(pages: Iterable[tuple[str, Page]], docs: Path, look: Look) -> None:
@@ -248,15 +202,6 @@ def _quiet_environment() -> Iterator[None]:
                 os.environ.pop(key, None)
             else:
                 os.environ[key] = value
-
-
-class KeptTemplates(FileSystemBytecodeCache):
-    """Compiled templates, kept for the next build; one whose folder is gone (``.runsite/``
-    removed mid-build) is just not kept, as losing the cache costs only time."""
-
-    def dump_bytecode(self, bucket: Bucket) -> None:
-        with suppress(FileNotFoundError):
-            super().dump_bytecode(bucket)
 
 
 @contextmanager

@@ -8,21 +8,22 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from generator.account.tally import STATUSES, Status
 from generator.reading.formats import needs_seconds
 from generator.site.cases import case_anchor
 from generator.site.charts import Chart, history_axis, history_chart, sparkline
 from generator.site.shell import page_address, placeholder_markdown
-from generator.site.summary import RunSummary, status_of
+from generator.site.summary import CheckKey, RunSummary
 from generator.site.writer import Page, Writer, href, run_path, suite_path, yaml_title
 
 LATEST = 12
 """Runs listed on the home page."""
 TREND = 30
 """Runs the home page's trend of each suite shows."""
+CASE_LETTER = {"passed": "p", "failed": "f", "unjudged": "e", "set_aside": "s"}
+"""How a suite's grid of cases styles a case's status (``CaseStatus``)."""
 GRID = 10
 """Runs a suite page's grid of cases shows, newest first."""
-STATUS_ORDER = ("worse", "failed", "unjudged", "passed")
-"""A run's statuses, the one a reader should look at first first."""
 
 
 @dataclass(frozen=True)
@@ -42,9 +43,9 @@ class SuiteRuns:
         """The suite as its pages, the home page and the search name it."""
         return f"{self.tenant} · {self.suite}"
 
-    def status(self, run: RunSummary) -> str:
-        """A run's status at a glance (``status_of``)."""
-        return status_of(run.failed, run.errored, self.worse.get(run.key))
+    def status(self, run: RunSummary) -> Status:
+        """A run's status at a glance (``Tally.status``)."""
+        return run.tally.status(self.worse.get(run.key))
 
 
 def _entry(location: str, title: str, text: str) -> dict[str, str]:
@@ -73,12 +74,12 @@ class HistoryPages(Writer):
                     ),
                     "latest_at": self.when_short(latest.created_at, seconds),
                     "status": history.status(latest),
-                    "rate": self.rate(latest.passing),
-                    "trend": sparkline([run.passing for run in recent]),
+                    "rate": self.rate_noted(latest.tally.verdicts),
+                    "trend": sparkline([run.tally.verdicts.rate for run in recent]),
                     "trend_label": self.t["home.trend"].format(count=len(recent)),
                 }
             )
-        rows.sort(key=lambda row: (STATUS_ORDER.index(row["status"]), row["tenant"], row["suite"]))
+        rows.sort(key=lambda row: (STATUSES.index(row["status"]), row["tenant"], row["suite"]))
         newest = sorted(
             ((history, run) for history in suites for run in history.runs),
             key=lambda pair: (pair[1].created_at, pair[1].key),
@@ -93,7 +94,7 @@ class HistoryPages(Writer):
                 "tenant": run.tenant,
                 "suite": run.suite,
                 "status": history.status(run),
-                "rate": self.rate(run.passing),
+                "rate": self.rate_noted(run.tally.verdicts),
             }
             for history, run in shown
         ]
@@ -114,18 +115,21 @@ class HistoryPages(Writer):
     def suite_body(self, history: SuiteRuns) -> str:
         """A suite's article: its runs' charts, its runs, its reference, its cases' grid."""
         path = suite_path(history.tenant, history.suite)
-        names = list(dict.fromkeys(p.check for run in history.runs for p in run.points))
+        keys = list(
+            dict.fromkeys((c.whole_run, c.name) for run in history.runs for c in run.checks)
+        )
         axis = history_axis(history.runs, self.t, self.f)
         charts: list[tuple[str, Chart]] = [
-            (name, history_chart(history.runs, name, axis, self.t)) for name in names
+            (self.check_heading(key, keys), history_chart(history.runs, key, axis, self.t))
+            for key in keys
         ]
         runs = [
             {
                 "href": href(path, run_path(run.tenant, run.suite, run.key)),
                 "created_at": self.when_short(run.created_at, axis.seconds),
                 "status": history.status(run),
-                "rate": self.rate(run.passing),
-                "summary": self.counts(run.passed, run.failed, run.errored),
+                "rate": self.rate(run.tally.verdicts),
+                "summary": self.counts(run.tally.verdicts),
                 "commit": (run.git_commit or self.t["fact.no_commit"])[:12],
                 "config_hash": run.config_hash,
                 "reference": run.key == history.reference,
@@ -149,12 +153,20 @@ class HistoryPages(Writer):
             tenant=history.tenant,
             suite=history.suite,
             status=history.status(latest),
-            rate=self.rate(latest.passing),
+            rate=self.rate_noted(latest.tally.verdicts),
             charts=charts,
             runs=runs,
             reference=shown_reference,
             grid=self.case_grid(history, path),
         ).html
+
+    def check_heading(self, key: CheckKey, keys: list[CheckKey]) -> str:
+        """A check's name on a suite's page; a whole-run check that shares its name with a
+        check of the cases says so."""
+        whole_run, name = key
+        if whole_run and (False, name) in keys:
+            return f"{name} · {self.t['where.run']}"
+        return name
 
     def search_home(self, suites: Sequence[SuiteRuns]) -> dict[str, str]:
         """The home page's entry of the search index (mkdocs indexes none of runsite's pages),
@@ -179,7 +191,7 @@ class HistoryPages(Writer):
                 )
             )
         suite = page_address(suite_path(history.tenant, history.suite))
-        checks = dict.fromkeys(p.check for run in history.runs for p in run.points)
+        checks = dict.fromkeys(c.name for run in history.runs for c in run.checks)
         entries.append(
             _entry(
                 suite,
@@ -205,8 +217,9 @@ class HistoryPages(Writer):
         went = [dict(run.cases) for run in recent]
         rows = []
         for case in cases:
-            cells = [by_case.get(case, "") for by_case in went]
-            judged = {cell for cell in cells if cell in ("p", "f")}
+            went_in = [by_case.get(case) for by_case in went]
+            cells = [CASE_LETTER[status] if status else "" for status in went_in]
+            judged = {status for status in went_in if status in ("passed", "failed")}
             rows.append(
                 {
                     "case": case,

@@ -3,55 +3,39 @@ sent a link to."""
 
 from __future__ import annotations
 
-from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 from markupsafe import Markup
 
 from generator.account.checks import Check
-from generator.account.movements import movements
-from generator.account.places import change_places, millionths, places_off
-from generator.account.rows import Row, Verdict, comparison_rows
+from generator.account.comparison import Comparison, comparison_of
+from generator.account.rows import Row, Verdict
+from generator.account.run import account_of
+from generator.account.skeletons import Skeleton
 from generator.document.redacted import RedactedRun
 from generator.reading import NotComparable
 from generator.reading.explain import against
 from generator.reading.facts import Reading
 from generator.reading.formats import Formats
 from generator.reading.refusals import refuse_crossing
-from generator.site.cases import Trajectory, case_matrix, check_rows, step_text, tally, trajectories
-from generator.site.charts import Drawing, compare_charts, compare_drawings, interval_chart
+from generator.site.cases import step_text
+from generator.site.charts import Chart, compare_charts, interval_chart
 from generator.site.history import HistoryPages
 from generator.site.readings import MARKED, alone, on_the_line
-from generator.site.summary import status_of
 from generator.site.tables import NO_TABLE, Table, case_rows, compared_table, figures_of
 from generator.site.writer import Body, diff_path, href, reading_sections, run_path, suite_path
 
-VERDICT_ORDER: tuple[Verdict, ...] = (
-    "worse",
-    "unjudged",
-    "rules",
-    "new",
-    "gone",
-    "counted",
-    "better",
-    "same",
-)
-"""How a comparison page counts its rows: what a reader looks for first."""
-
 
 def verdict_counts(
-    rows: Sequence[Row], labels: Mapping[str, str], figures: Formats
+    counts: Sequence[tuple[Verdict, int]], labels: Mapping[str, str], figures: Formats
 ) -> list[tuple[str, str]]:
-    """How many rows of a comparison have each verdict, said as the language says a count
-    ("1 peggiorato", "4 peggiorati"), in the order a reader looks for them; none for a verdict
-    no row has."""
-    counts = Counter(row.verdict for row in rows)
+    """How many rows of a comparison went each way (``Comparison.counts``), said as the
+    language says a count ("1 peggiorato", "4 peggiorati")."""
     return [
         (v, f"{figures.count(n)} {labels[('verdict.' if n == 1 else 'verdicts.') + v]}")
-        for v in VERDICT_ORDER
-        if (n := counts[v])
+        for v, n in counts
     ]
 
 
@@ -102,11 +86,12 @@ class Site(HistoryPages):
         """A run's page; ``previous`` and ``reference`` are the keys of the runs its
         comparison pages compare it with, ``worse`` how many of its checks got worse than the
         reference's (None without a reference to compare with)."""
-        passed, failed, errored = tally(run)
-        judged = passed + failed
+        account = account_of(run)
+        went = account.tally.verdicts
         path = run_path(run.tenant, run.suite, run.key)
-        names, cases = case_matrix(run)
-        intervals = interval_chart(run, self.t)
+        intervals = interval_chart(account.intervals, self.t)
+        if intervals is not None and self.drawer is not None:
+            intervals = self.drawer.intervals(intervals, self.t, self.f)
 
         def compared(other: str | None) -> str | None:
             if other is None or other == run.key:
@@ -119,9 +104,9 @@ class Site(HistoryPages):
             f"{run.suite} · {self.f.moment(run.created_at)}",
             run=run,
             measured=self.when(run.created_at),
-            summary=self.counts(passed, failed, errored),
-            status=status_of(failed, errored, worse),
-            rate=self.rate(passed / judged if judged else None),
+            summary=self.counts(went),
+            status=account.tally.status(worse),
+            rate=self.rate(went),
             is_reference=run.key == reference,
             facts=self.header(run),
             suite_href=href(path, suite_path(run.tenant, run.suite)),
@@ -131,33 +116,35 @@ class Site(HistoryPages):
             checks=[
                 {
                     "name": row.name,
-                    "passed": self.f.count(row.passed),
-                    "failed": self.f.count(row.failed),
-                    "errored": self.f.count(row.errored),
-                    "score": "" if row.score is None else self.f.score(row.score, row.places),
-                    "threshold": self.f.score(row.threshold, row.places),
+                    "passed": self.f.count(row.counts.passed),
+                    "failed": self.f.count(row.counts.failed),
+                    "errored": self.f.count(row.counts.unjudged),
+                    "score": "" if row.score is None else self.f.figure(row.score, row.places),
+                    "threshold": self.f.figure(row.threshold, row.places),
                     "tolerance": self.f.setting(row.tolerance),
                 }
-                for row in check_rows(run)
+                for row in account.checks
             ],
             intervals=intervals,
             interval_heights=[80 + 24 * count for count in intervals.parts] if intervals else [],
-            check_names=names,
-            case_count=len(cases),
-            case_rows=case_rows(cases, len(names), self.t, self.f),
+            check_names=account.case_checks,
+            case_count=len(account.cases),
+            case_rows=case_rows(account.cases, len(account.case_checks), self.t, self.f),
             trajectories=[
                 (
                     trajectory,
                     [step_text(step, self.t) for step in trajectory.steps],
                     self.trajectory_figures(trajectory),
                 )
-                for trajectory in trajectories(run)
+                for trajectory in account.skeletons
             ],
             withheld=self.withheld(run),
             released=self.released(run),
         )
 
-    def diff(self, run: RedactedRun, other: RedactedRun, compared: Comparison, role: str) -> Body:
+    def diff(
+        self, run: RedactedRun, other: RedactedRun, compared: ComparisonPage, role: str
+    ) -> Body:
         """The page comparing ``run`` with ``other``, its previous run or its suite's reference
         (``role``: ``previous``, ``reference`` or ``both``), side by side."""
         path = diff_path(run.tenant, run.suite, run.key, other.key)
@@ -186,12 +173,20 @@ class Site(HistoryPages):
             if reading
             else [],
             refused=t["diff.refused"].format(reason=compared.reason) if compared.reason else None,
-            counts=verdict_counts(compared.rows, t, self.f),
+            counts=verdict_counts(compared.counts, t, self.f),
             rows=compared.table.written(t, self.f),
-            charts=compare_charts(compared.drawings, t),
+            charts=self.compare_charts(compared),
         )
 
-    def trajectory_figures(self, trajectory: Trajectory) -> str:
+    def compare_charts(self, compared: ComparisonPage) -> list[tuple[str, Chart]]:
+        """A comparison's charts, drawn here where the site has a drawer."""
+        charts = compare_charts(compared.values.charts if compared.values else (), self.t)
+        if self.drawer is None:
+            return charts
+        drawer = self.drawer
+        return [(name, drawer.compare(chart, self.t, self.f)) for name, chart in charts]
+
+    def trajectory_figures(self, trajectory: Skeleton) -> str:
         """How many answers took a trajectory, and their time and tokens where recorded."""
         t, f = self.t, self.f
         one = trajectory.answers == 1
@@ -298,50 +293,37 @@ class Site(HistoryPages):
 
 
 @dataclass(frozen=True)
-class Comparison:
+class ComparisonPage:
     """What a comparison page shows, made once for both languages: the reading of the run
-    against the other, its table (rows, the decimals of each check's figures, the rows as the
-    page writes them) and its charts, or the reason the two cannot be compared."""
+    against the other and its values (``account.comparison``), its table as the page writes
+    it in no language yet, or the reason the two cannot be compared."""
 
     reading: Reading | None
-    rows: tuple[Row, ...]
+    values: Comparison | None
     reason: str | None
-    places: Mapping[str, int] = field(default_factory=dict)
     table: Table = NO_TABLE
-    """The table's rows as its pages write them, in no language yet."""
-    drawings: tuple[Drawing, ...] = ()
-    """Its charts, in no language yet."""
+
+    @property
+    def rows(self) -> tuple[Row, ...]:
+        return self.values.rows if self.values else ()
+
+    @property
+    def counts(self) -> tuple[tuple[Verdict, int], ...]:
+        return self.values.counts if self.values else ()
+
+    @property
+    def worse(self) -> int:
+        """The checks that got worse; none where the runs could not be compared."""
+        return self.values.worse if self.values else 0
 
 
-def comparison(run: RedactedRun, other: RedactedRun) -> Comparison:
+def comparison(run: RedactedRun, other: RedactedRun) -> ComparisonPage:
     """``run`` against ``other``: the reading and the table from one finding of what moved."""
     try:
         refuse_crossing(run, other)
     except NotComparable as reason:
-        return Comparison(None, (), str(reason))
-    moved = movements(run, other)
-    rows = tuple(comparison_rows(moved))
-    reading = against(run, other, moved)
-    places = comparison_places(rows)
-    table = compared_table(rows, places, on_the_line(reading))
-    return Comparison(reading, rows, None, places, table, compare_drawings(rows))
-
-
-def comparison_places(rows: Sequence[Row]) -> dict[str, int]:
-    """Decimals for each check of a comparison: as its tolerance needs, more where a score
-    would read as its threshold or a change as none."""
-    found: dict[str, tuple[list[int | None], int, float | None, list[float]]] = {}
-    for row in rows:
-        for side in (row.before, row.now):
-            if side is not None:
-                if row.check not in found:
-                    verdict = side.verdict
-                    limit = millionths(verdict.threshold)
-                    found[row.check] = ([], limit, verdict.tolerance or None, [])
-                found[row.check][0].extend(side.figures)
-        if row.delta is not None:
-            found[row.check][3].append(row.delta)
-    return {
-        check: change_places(changes, places_off(figures, threshold, tolerance))
-        for check, (figures, threshold, tolerance, changes) in found.items()
-    }
+        return ComparisonPage(None, None, str(reason))
+    values = comparison_of(run, other)
+    reading = against(run, other, list(values.moved))
+    table = compared_table(values.rows, values.places, on_the_line(reading))
+    return ComparisonPage(reading, values, None, table)

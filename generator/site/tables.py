@@ -17,13 +17,14 @@ from typing import NamedTuple
 
 from markupsafe import Markup, escape
 
+from generator.account.charts import STATUS_LETTER
 from generator.account.checks import Check
+from generator.account.figures import CaseLine, Cell
 from generator.account.places import at_places, rounded
 from generator.account.rows import Row
 from generator.reading.formats import Formats, marked_change
 from generator.reading.formats import marked as figure
-from generator.site.cases import Cell, GridLine
-from generator.site.charts import STATUS_LETTER
+from generator.site.cases import case_anchor
 
 
 class Figures(NamedTuple):
@@ -125,23 +126,25 @@ def compared_table(
 
 
 def case_rows(
-    lines: Sequence[GridLine], width: int, labels: Mapping[str, str], figures: Formats
+    lines: Sequence[CaseLine], width: int, labels: Mapping[str, str], figures: Formats
 ) -> Markup:
     """The rows of a run page's case grid of ``width`` checks, in the language of ``labels``
-    and ``figures``."""
+    and ``figures``. A cell's class is its status letter, ``l`` after it where its samples
+    straddle its threshold, and nothing for a pass off the line, the commonest cell by far."""
     suspended = f'<td colspan="{width}">{escape(labels["status.suspended"])}'
 
     def cell(shown: Cell | None) -> str:
         if shown is None:
             return "<td class=n>"
-        css, score, places = shown
-        text = "" if score is None else figures.rounded(score, places)
+        letter = STATUS_LETTER[shown.status]
+        css = f"{letter}l" if shown.on_the_line else "" if letter == "p" else letter
+        text = "" if shown.score is None else figures.rounded(shown.score, shown.places)
         return f"<td class={css}>{text}" if css else f"<td>{text}"
 
     return Markup(
         "".join(
-            f'<tr id="{line.anchor}"><th>{line.case}'
-            f"{suspended if line.suspended else ''.join(map(cell, line.cells))}\n"
+            f'<tr id="{escape(case_anchor(line.case))}"><th>{escape(line.case)}'
+            f"{suspended if line.status == 'set_aside' else ''.join(map(cell, line.cells))}\n"
             for line in lines
         )
     )

@@ -22,12 +22,13 @@ from urllib.parse import quote
 from jinja2 import Environment
 from markupsafe import Markup
 
+from generator.account.tally import Counts
 from generator.reading import catalog
 from generator.reading.facts import Reading
-from generator.reading.formats import formats
+from generator.reading.formats import Formats, formats
 from generator.reading.locales import against_previous
 from generator.reading.render import sentence
-from generator.site.charts import on_page
+from generator.site.charts import Drawer
 from generator.site.labels import LABELS
 from generator.site.shell import served
 
@@ -104,7 +105,7 @@ def _quoted(part: str) -> str:
 
 def chart_json(data: Mapping[str, Any]) -> Markup:
     """Chart data for a ``<script type="application/json">``: nothing in it can close the tag."""
-    text = json.dumps(on_page(data), sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+    text = json.dumps(data, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
     return Markup(text.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026"))
 
 
@@ -145,25 +146,55 @@ class Body:
     html: str
 
 
+def counts_text(went: Counts, labels: Mapping[str, str], figures: Formats) -> str:
+    """How many verdicts passed, failed and could not be judged."""
+    return labels["summary.counts"].format(
+        passed=figures.count(went.passed),
+        failed=figures.count(went.failed),
+        errored=figures.count(went.unjudged),
+    )
+
+
+def rate_text(went: Counts, figures: Formats) -> str:
+    """A pass rate (``Counts.rate``), for a place that shows the counts beside it; nothing
+    where none was judged."""
+    return "" if went.rate is None else figures.share(went.rate)
+
+
+def rate_noted(went: Counts, labels: Mapping[str, str], figures: Formats) -> str:
+    """A pass rate for a place that shows it alone: saying how many verdicts it leaves out as
+    not judged."""
+    share = rate_text(went, figures)
+    if not share or not went.unjudged:
+        return share
+    key = "rate.unjudged.one" if went.unjudged == 1 else "rate.unjudged"
+    return labels[key].format(rate=share, count=figures.count(went.unjudged))
+
+
 class Writer:
     """Writes pages in one language: its labels, its figures, the templates."""
 
-    def __init__(self, environment: Environment, locale: str) -> None:
+    def __init__(self, environment: Environment, locale: str, drawer: Drawer | None = None) -> None:
         self.locale = locale
         self.t = LABELS[locale]
         self.f = formats(locale)
         self.env = environment
+        self.drawer = drawer
+        """Draws the charts where the page is made (a report's SVG); None leaves them to
+        ``charts.js``."""
 
     def _body(self, template: str, path: str, heading: str, **values: Any) -> Body:
         page = self.env.get_template(f"pages/{template}.html")
         return Body(path, heading, page.render(t=self.t, **values))
 
-    def counts(self, passed: int, failed: int, errored: int) -> str:
-        return self.t["summary.counts"].format(passed=passed, failed=failed, errored=errored)
+    def counts(self, went: Counts) -> str:
+        return counts_text(went, self.t, self.f)
 
-    def rate(self, passing: float | None) -> str:
-        """A pass rate: the share of judged verdicts that passed; nothing when none was."""
-        return "" if passing is None else self.f.share(passing)
+    def rate(self, went: Counts) -> str:
+        return rate_text(went, self.f)
+
+    def rate_noted(self, went: Counts) -> str:
+        return rate_noted(went, self.t, self.f)
 
     def when(self, iso: str) -> Markup:
         """A moment as the language writes it, its exact value one hover away."""

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from generator.report.labels import REPORT
-from generator.site.build import TEMPLATES
+from generator.site.templates import TEMPLATES
 from tests.reading.test_glossary import rejected_in
 from tests.test_layering import FULL_RUN, PACKAGE, _imports
 

@@ -16,7 +16,7 @@ from jinja2.bccache import Bucket
 
 from generator.cli import cli
 from generator.document.codec import read_run
-from generator.site.build import KeptTemplates
+from generator.site.templates import KeptTemplates
 from tests._helpers import MARKERS
 from tests.site.conftest import SCRIPT_CASE, runsite
 

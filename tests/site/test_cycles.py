@@ -8,11 +8,11 @@ import json
 
 from generator.document.codec import read_run
 from generator.document.redact import redact
-from generator.site.build import environment
 from generator.site.history import SuiteRuns
 from generator.site.labels import LOCALES
 from generator.site.pages import Site, comparison
 from generator.site.summary import summarise
+from generator.site.templates import environment
 from tests._helpers import a_planted_run, a_run_at
 
 

@@ -11,11 +11,11 @@ from hypothesis import strategies as st
 
 from generator.document.codec import read_run
 from generator.document.redact import redact
-from generator.site.build import environment
 from generator.site.history import SuiteRuns
 from generator.site.labels import LOCALES
 from generator.site.pages import Site, comparison
 from generator.site.summary import summarise
+from generator.site.templates import environment
 from tests._hostile import named_runs, visible_names
 
 SITES = [Site(environment(), locale) for locale in LOCALES]

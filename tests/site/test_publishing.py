@@ -18,6 +18,7 @@ import pytest
 from click.testing import Result
 
 import generator.publish.cache
+from generator.account.tally import Counts, Tally
 from generator.publish.cache import Learnt, RunCache
 from generator.site.sieve import payload_keys
 from generator.site.summary import RunSummary
@@ -156,8 +157,9 @@ def test_a_cache_removed_while_a_build_writes_to_it_is_made_again_out_of_git(tmp
 
 
 def _learnt(key: str) -> Learnt:
+    tally = Tally(Counts(1, 0, 0), 1, 0)
     summary = RunSummary(
-        "acme", "support", key, "2026-06-01T00:00:00+00:00", "c", None, 1, 0, 0, (), "", ""
+        "acme", "support", key, "2026-06-01T00:00:00+00:00", "c", None, tally, (), "", ""
     )
     return summary, payload_keys([f"the payload of run {key}"])
 

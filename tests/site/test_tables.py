@@ -9,11 +9,11 @@ import re
 
 from hypothesis import HealthCheck, given, settings
 
+from generator.account.run import account_of
 from generator.document.redacted import RedactedRun
-from generator.site.build import environment
-from generator.site.cases import check_rows
 from generator.site.labels import LOCALES
 from generator.site.pages import Site, comparison, side
+from generator.site.templates import environment
 from tests._strategies import run_pairs
 
 SITES = [Site(environment(), locale) for locale in LOCALES]
@@ -39,7 +39,8 @@ def test_a_comparison_row_says_each_side_as_the_report_does(
         lines = _body(html, '<div class="runsite-compare">')
         assert len(lines) == len(compared.rows)
         for line, row in zip(lines, compared.rows, strict=True):
-            digits = compared.places[row.check]
+            assert compared.values is not None
+            digits = compared.values.places[row.check]
             cells = line.split("<td")[2:]
             for cell, check in zip(cells[:2], (row.before, row.now), strict=True):
                 shown = side(check, digits, site.f)
@@ -58,7 +59,7 @@ def test_a_case_grid_writes_each_score_at_its_checks_decimals(
     pair: tuple[RedactedRun, RedactedRun],
 ):
     run = pair[0]
-    digits = {row.name: row.places for row in check_rows(run)}
+    digits = {row.name: row.places for row in account_of(run).checks if not row.whole_run}
     names = list(dict.fromkeys(v.assertion for case in run.results for v in case.verdicts))
     for site in SITES:
         html = site.run(run, None, None, None).html

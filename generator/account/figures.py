@@ -1,0 +1,117 @@
+"""Each check's figures and each case's line, counted once per run: what a run page's tables,
+a suite's history, the report and ``show`` write.
+
+A check is its name within a scope: the cases' checks of one name are one check, and a
+whole-run check is another even where it shares their name, so its one score is never
+averaged into theirs. Scores are in millionths (``places.millionths``), with the decimals
+(``places``) that keep them apart from their threshold.
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+from generator.account.checks import Check, checks_by_case, checks_of
+from generator.account.places import at_places, millionths, threshold_places
+from generator.account.samples import on_the_line
+from generator.account.tally import CaseStatus, Counts, case_status, counted
+from generator.document.redacted import RedactedRun, RedactedVerdict
+
+
+class CheckFigures(NamedTuple):
+    """One check of a run: how its verdicts went, its mean score and the range of what was
+    measured (a sample where it was sampled, else a score), its threshold and tolerance."""
+
+    name: str
+    whole_run: bool
+    """A check over the whole run (an aggregate), not over each case."""
+    counts: Counts
+    score: int | None
+    """The mean of its scores, in millionths; None where none was scored."""
+    low: int | None
+    high: int | None
+    threshold: int
+    tolerance: float
+    places: int
+    """Decimals its scores print with: its tolerance's, or more to tell them from its
+    threshold."""
+
+
+def check_figures(run: RedactedRun) -> tuple[CheckFigures, ...]:
+    """One check a name and scope, the cases' first, each in the order the run first judged
+    it."""
+    named: dict[tuple[bool, str], list[RedactedVerdict]] = {}
+    for check in checks_of(run):
+        named.setdefault((check.case is None, check.verdict.assertion), []).append(check.verdict)
+    return tuple(_figures(name, whole, verdicts) for (whole, name), verdicts in named.items())
+
+
+def _figures(name: str, whole_run: bool, verdicts: list[RedactedVerdict]) -> CheckFigures:
+    scored = [v for v in verdicts if v.score is not None]
+    scores = [v.score for v in scored if v.score is not None]
+    lows = [v.sample_min if v.sample_min is not None else v.score for v in scored]
+    highs = [v.sample_max if v.sample_max is not None else v.score for v in scored]
+    first = verdicts[0]
+    return CheckFigures(
+        name=name,
+        whole_run=whole_run,
+        counts=counted(verdicts),
+        score=millionths(sum(scores) / len(scores)) if scores else None,
+        low=millionths(min(x for x in lows if x is not None)) if scored else None,
+        high=millionths(max(x for x in highs if x is not None)) if scored else None,
+        threshold=millionths(first.threshold),
+        tolerance=first.tolerance,
+        places=threshold_places(scores, first.threshold, first.tolerance or None),
+    )
+
+
+class Cell(NamedTuple):
+    """One verdict of a case in a run page's grid: how it went, its score rounded to its
+    check's decimals (in millionths; None where it could not be judged), those decimals, and
+    whether its samples straddle its threshold."""
+
+    status: str
+    score: int | None
+    places: int
+    on_the_line: bool
+
+
+class CaseLine(NamedTuple):
+    """A case of a run: how it went, and a cell for each of the run's case checks (None
+    where the case has no verdict of it)."""
+
+    case: str
+    status: CaseStatus
+    cells: tuple[Cell | None, ...]
+
+
+def case_lines(
+    run: RedactedRun, checks: tuple[CheckFigures, ...]
+) -> tuple[tuple[str, ...], tuple[CaseLine, ...]]:
+    """The run's case checks by name, and a line for each case, its scores at the decimals of
+    ``checks`` (``check_figures``)."""
+    names = tuple(dict.fromkeys(v.assertion for case in run.results for v in case.verdicts))
+    places = {f.name: f.places for f in checks if not f.whole_run}
+    lines = []
+    for case, found in zip(run.results, checks_by_case(run)[0], strict=True):
+        by_name = {check.verdict.assertion: check for check in found}
+        lines.append(
+            CaseLine(
+                case.case_id,
+                case_status(case),
+                tuple(_cell(by_name.get(name), places[name]) for name in names),
+            )
+        )
+    return names, tuple(lines)
+
+
+def _cell(check: Check | None, places: int) -> Cell | None:
+    if check is None:
+        return None
+    score = check.figures[0]
+    return Cell(
+        check.verdict.status,
+        None if score is None else at_places(score, places),
+        places,
+        on_the_line(check.verdict),
+    )
