@@ -32,9 +32,10 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from build import run_document
 from generator.document.codec import canonical, read_run
+from generator.document.disclosure import NOTHING
 from generator.document.payload import payload_texts
 from generator.document.redact import redact
-from generator.document.redacted import NOTHING, RedactedRun
+from generator.document.redacted import RedactedRun
 from generator.site.labels import LOCALES
 from generator.site.pages import Comparison, Site, comparison
 from generator.site.sieve import Sieve, payload_keys

@@ -7,7 +7,7 @@ from collections.abc import Iterable
 from pathlib import Path
 
 from generator.archive.config import Limits, SizeKey, too_large
-from generator.document.codec import Reading, read_arriving
+from generator.document.codec import Decoded, read_arriving
 from generator.errors import DocumentRefused, Refused
 
 
@@ -39,7 +39,7 @@ def read_bytes(path: Path, key: SizeKey = "document_mb", limits: Limits | None =
     return data
 
 
-def read_document(path: Path, limits: Limits | None = None) -> Reading:
+def read_document(path: Path, limits: Limits | None = None) -> Decoded:
     """One run document, read, migrated and validated; a refusal names the file."""
     try:
         return read_arriving(read_bytes(path, "document_mb", limits))

@@ -12,8 +12,8 @@ from typing import Any
 import pytest
 
 from generator.document.codec import read_run
+from generator.document.disclosure import NOTHING
 from generator.document.payload import payload_candidates, payload_texts
-from generator.document.redacted import NOTHING
 from tests._helpers import a_run_at
 from tests.suite._suites import write_suite
 

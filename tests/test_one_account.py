@@ -17,8 +17,8 @@ from generator.account.run import account_of
 from generator.archive import Archive
 from generator.cli import cli
 from generator.document.codec import read_run
+from generator.document.disclosure import Disclosure
 from generator.document.redact import redact
-from generator.document.redacted import Disclosure
 from generator.site.history import SuiteRuns
 from generator.site.pages import Site
 from generator.site.summary import RunSummary, summarise

@@ -16,7 +16,7 @@ from generator.archive.catalog import Suite, label
 from generator.archive.layout import Layout, unsafe
 from generator.archive.names import Taken, unfit
 from generator.archive.store import GitStore, blob_id
-from generator.document.codec import Reading, canonical, read_run
+from generator.document.codec import Decoded, canonical, read_run
 from generator.document.model import Run
 from generator.errors import DocumentRefused
 
@@ -29,7 +29,7 @@ class Arrival:
     """Where it was read, for messages."""
     data: bytes
     """Its original bytes, which are what the archive keeps."""
-    reading: Reading
+    reading: Decoded
     baseline: bool = False
     """It was a store's baseline, so it becomes its suite's reference."""
 

@@ -16,7 +16,7 @@ from generator.archive.layout import CONFIG, KEEP, Layout, checked_root, find_ro
 from generator.archive.names import Taken
 from generator.archive.refs import pick_suite, resolve
 from generator.archive.store import Change, Commit, GitStore, require_git
-from generator.document.codec import Reading, read_run, run_bytes
+from generator.document.codec import Decoded, read_run, run_bytes
 from generator.document.model import SCHEMA, Run
 from generator.document.redact import redact
 from generator.document.redacted import RedactedRun
@@ -137,7 +137,7 @@ class Archive:
 
     def keep(self, run: Run, source: str) -> Admission:
         """Archive a run runsite has just made, in one commit (refused if its key is taken)."""
-        arrival = Arrival(source, run_bytes(run), Reading(run, SCHEMA, ()))
+        arrival = Arrival(source, run_bytes(run), Decoded(run, SCHEMA, ()))
         subject = f"{'Replay' if run.rejudged_from else 'Run'} {label((run.tenant, run.suite))}"
         done = self.receive([arrival], [], skip_invalid=False, subject=subject)
         if done.refused:
@@ -160,7 +160,7 @@ class Archive:
         """The full run ``ref`` names, for a command that works inside the perimeter."""
         return self.document(resolve(ref, self.runs()[0], self.layout, cwd)).run
 
-    def document(self, run: ArchivedRun) -> Reading:
+    def document(self, run: ArchivedRun) -> Decoded:
         """The document of ``run`` as HEAD holds it, read, migrated and validated."""
         try:
             return read_run(self.store.blob(run.blob))

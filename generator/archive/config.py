@@ -10,7 +10,7 @@ from typing import Annotated, Literal
 from pydantic import BaseModel, ConfigDict, Field
 
 from generator.document.codec import validate
-from generator.document.redacted import NOTHING, Disclosure
+from generator.document.disclosure import NOTHING, Disclosure
 from generator.document.values import Name, Unit
 from generator.errors import ArchiveRefused, DocumentRefused
 

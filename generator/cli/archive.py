@@ -10,15 +10,15 @@ from typing import TYPE_CHECKING
 
 import click
 
-from generator.cli import (
+from generator.cli.group import (
     EXIT_REFUSED,
-    _echo_lines,
-    _json_option,
-    _open,
-    _print,
-    _root_option,
-    _warn_unknown,
     cli,
+    echo_lines,
+    json_option,
+    open_archive,
+    printed,
+    root_option,
+    warn_unknown,
 )
 from generator.errors import Refused
 
@@ -53,7 +53,7 @@ def init(folder: Path) -> int:
 @click.option("--skip-invalid", is_flag=True, help="Archive the valid documents; list the rest.")
 @click.option("--tenant", help="The tenant of each Inspect log (else its eval metadata's).")
 @click.option("--suite", help="The suite of each Inspect log (else its task's name).")
-@_root_option
+@root_option
 def import_(
     paths: tuple[Path, ...],
     skip_invalid: bool,
@@ -79,27 +79,27 @@ def import_(
         problem = unfit(name) if name is not None else None
         if problem:
             raise Refused(f"{option}: {problem}")
-    archive = _open(root)
+    archive = open_archive(root)
     files = files_of(paths)
     options = Options(tenant, suite, archive.config.inspect, archive.config.limits)
     with _progress(files) as reading:
         batch = read_files(reading, options)
     for arrival in batch.arrivals:
-        _warn_unknown(Path(arrival.source), arrival.reading.unknown)
+        warn_unknown(Path(arrival.source), arrival.reading.unknown)
     done = archive.receive(batch.arrivals, batch.refused, skip_invalid)
     for refusal in done.refused:
         click.echo(f"runsite: {refusal}", err=True)
     if done.refused and not skip_invalid:
         click.echo("runsite: nothing archived; --skip-invalid archives the valid ones", err=True)
         return EXIT_REFUSED
-    _echo_lines(admission_lines(done))
+    echo_lines(admission_lines(done))
     return EXIT_REFUSED if done.refused else 0
 
 
 @cli.command("list")
 @click.option("--suite", help="Only this suite: SUITE, or TENANT/SUITE.")
-@_json_option
-@_root_option
+@json_option
+@root_option
 def list_(suite: str | None, as_json: bool, root: Path | None) -> int:
     """The archived runs, newest first; * marks each suite's baseline.
 
@@ -107,14 +107,14 @@ def list_(suite: str | None, as_json: bool, root: Path | None) -> int:
     """
     from generator.archive.views import listing, listing_lines
 
-    entries = listing(*_open(root).runs(suite))
-    return _print(entries, as_json, listing_lines)
+    entries = listing(*open_archive(root).runs(suite))
+    return printed(entries, as_json, listing_lines)
 
 
 @cli.command()
 @click.argument("run")
-@_json_option
-@_root_option
+@json_option
+@root_option
 def show(run: str, as_json: bool, root: Path | None) -> int:
     """One run, summarised from its redacted view (what runsite.toml discloses, no more).
 
@@ -124,8 +124,8 @@ def show(run: str, as_json: bool, root: Path | None) -> int:
     """
     from generator.archive.views import summary, summary_lines
 
-    facts = summary(_open(root).show(run, Path.cwd()))
-    return _print(facts, as_json, summary_lines)
+    facts = summary(open_archive(root).show(run, Path.cwd()))
+    return printed(facts, as_json, summary_lines)
 
 
 @cli.group()
@@ -135,13 +135,13 @@ def baseline() -> None:
 
 @baseline.command("set")
 @click.argument("run")
-@_root_option
+@root_option
 def baseline_set(run: str, root: Path | None) -> int:
     """Make RUN its suite's baseline.
 
     Example: runsite baseline set support@latest
     """
-    chosen, commit = _open(root).set_baseline(run, Path.cwd())
+    chosen, commit = open_archive(root).set_baseline(run, Path.cwd())
     state = "set" if commit else "was already"
     click.echo(f"baseline of {chosen.tenant}/{chosen.suite} {state}: {chosen.key}")
     return 0
@@ -149,7 +149,7 @@ def baseline_set(run: str, root: Path | None) -> int:
 
 @baseline.command("show")
 @click.argument("suite", required=False)
-@_root_option
+@root_option
 def baseline_show(suite: str | None, root: Path | None) -> int:
     """Each suite's baseline, or SUITE's alone.
 
@@ -157,13 +157,13 @@ def baseline_show(suite: str | None, root: Path | None) -> int:
     """
     from generator.archive.views import suite_lines
 
-    _echo_lines(suite_lines(_open(root).baselines(suite)))
+    echo_lines(suite_lines(open_archive(root).baselines(suite)))
     return 0
 
 
 @baseline.command("clear")
 @click.argument("suite")
-@_root_option
+@root_option
 def baseline_clear(suite: str, root: Path | None) -> int:
     """Leave SUITE (SUITE or TENANT/SUITE) without a baseline.
 
@@ -171,14 +171,14 @@ def baseline_clear(suite: str, root: Path | None) -> int:
     """
     from generator.archive import label
 
-    cleared, commit = _open(root).clear_baseline(suite)
+    cleared, commit = open_archive(root).clear_baseline(suite)
     click.echo(f"{label(cleared)}: {'baseline cleared' if commit else 'had no baseline'}")
     return 0
 
 
 @cli.command()
 @click.option("--dry-run", is_flag=True, help="Say what would be rewritten; write nothing.")
-@_root_option
+@root_option
 def migrate(dry_run: bool, root: Path | None) -> int:
     """Rewrite archived documents older than schema 23 at schema 23, in one commit.
 
@@ -188,16 +188,16 @@ def migrate(dry_run: bool, root: Path | None) -> int:
     """
     from generator.archive.views import migration_lines
 
-    done = _open(root).migrate(dry_run)
+    done = open_archive(root).migrate(dry_run)
     for refusal in done.refused:
         click.echo(f"runsite: {refusal}", err=True)
-    _echo_lines(migration_lines(done, dry_run))
+    echo_lines(migration_lines(done, dry_run))
     return EXIT_REFUSED if done.refused else 0
 
 
 @cli.command()
-@_json_option
-@_root_option
+@json_option
+@root_option
 def log(as_json: bool, root: Path | None) -> int:
     """What arrived in the archive when, read from git history, newest first.
 
@@ -205,5 +205,5 @@ def log(as_json: bool, root: Path | None) -> int:
     """
     from generator.archive.views import history, history_lines
 
-    entries = history(_open(root).history())
-    return _print(entries, as_json, history_lines)
+    entries = history(open_archive(root).history())
+    return printed(entries, as_json, history_lines)

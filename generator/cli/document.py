@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 
 import click
 
-from generator.cli import EXIT_REFUSED, _warn_unknown, cli
+from generator.cli.group import EXIT_REFUSED, cli, warn_unknown
 from generator.errors import DocumentRefused
 
 if TYPE_CHECKING:
@@ -38,7 +38,7 @@ def validate(paths: tuple[Path, ...]) -> int:
             continue
         cases = len(reading.run.results)
         click.echo(f"{path}: schema {reading.declared_schema} → {SCHEMA}, {cases} cases")
-        _warn_unknown(path, reading.unknown)
+        warn_unknown(path, reading.unknown)
     return EXIT_REFUSED if refused else 0
 
 
@@ -53,8 +53,8 @@ def redact(path: Path, disclose_tool_names: bool) -> int:
     Example: runsite redact runs/acme/support/2026-11-29T22-43-20-961326-00-00-b2a55669ae7e0169.json
     """
     from generator.document.codec import redacted_bytes
+    from generator.document.disclosure import Disclosure
     from generator.document.redact import redact as redact_run
-    from generator.document.redacted import Disclosure
 
     disclosure = Disclosure(tool_names=disclose_tool_names)
     source = _read_source(path)
@@ -90,5 +90,5 @@ def _read_source(path: Path) -> Run | RedactedRun:
         reading = read_document(path)
     except DocumentRefused as error:
         raise error.located(str(path)) from None
-    _warn_unknown(path, reading.unknown)
+    warn_unknown(path, reading.unknown)
     return reading.run

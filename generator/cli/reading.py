@@ -8,8 +8,8 @@ from typing import TYPE_CHECKING
 
 import click
 
-from generator.cli import _open, _root_option, cli
 from generator.cli.document import _read_source
+from generator.cli.group import cli, open_archive, root_option
 
 if TYPE_CHECKING:
     from generator.document.redacted import RedactedRun
@@ -22,7 +22,7 @@ if TYPE_CHECKING:
 @click.option("--baseline", is_flag=True, help="Read the run against its suite's baseline.")
 @click.option("--locale", default="en", show_default=True, help="Language of the prose: en, it.")
 @click.option("--json", "as_json", is_flag=True, help="The facts as JSON (output_version 1).")
-@_root_option
+@root_option
 def explain(
     run: str, against: str | None, baseline: bool, locale: str, as_json: bool, root: Path | None
 ) -> int:
@@ -44,7 +44,7 @@ def explain(
     measured = _run_at(run, root)
     reference = _run_at(against, root) if against is not None else None
     if baseline:
-        reference = _run_at(_open(root).baseline_of(measured.tenant, measured.suite), root)
+        reference = _run_at(open_archive(root).baseline_of(measured.tenant, measured.suite), root)
     reading = explain_run(measured, reference)
     _print_reading(reading, locale, as_json)
     return reading.exit_code
@@ -55,7 +55,7 @@ def explain(
 @click.argument("right")
 @click.option("--locale", default="en", show_default=True, help="Language of the prose: en, it.")
 @click.option("--json", "as_json", is_flag=True, help="The facts as JSON (output_version 1).")
-@_root_option
+@root_option
 def diff(left: str, right: str, locale: str, as_json: bool, root: Path | None) -> int:
     """Put two runs of the same rules and judge side by side; neither is the reference.
 
@@ -82,7 +82,7 @@ def _run_at(reference: str, root: Path | None) -> RedactedRun:
     path = Path(reference)
     if path.is_file():
         return redact_run(_read_source(path))
-    archive = _open(root)
+    archive = open_archive(root)
     return redact_run(archive.read(reference, Path.cwd()), archive.config.disclosure)
 
 

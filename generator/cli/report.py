@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 
 import click
 
-from generator.cli import _open, _root_option, cli
+from generator.cli.group import cli, open_archive, root_option
 
 if TYPE_CHECKING:
     from generator.report import Format
@@ -32,7 +32,7 @@ if TYPE_CHECKING:
     type=click.Path(path_type=Path, dir_okay=False),
     help="The file to write (default: standard output).",
 )
-@_root_option
+@root_option
 def report(
     run: str,
     against: str | None,
@@ -59,7 +59,7 @@ def report(
     catalog(locale)
     if against is not None and baseline:
         raise click.UsageError("--against and --baseline name the reference twice; give one")
-    archive = _open(root)
+    archive = open_archive(root)
     drift = archive.drift()
     if drift:
         click.echo(f"runsite: {drift}", err=True)

@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING
 
 import click
 
-from generator.cli import _open, _progress_bar, _root_option, cli, importing
+from generator.cli.group import cli, importing, open_archive, progress_bar, root_option
 from generator.errors import Refused
 
 if TYPE_CHECKING:
@@ -35,7 +35,7 @@ if TYPE_CHECKING:
     is_flag=True,
     help="A site to open from disk: links name index.html; no search (browsers forbid it there).",
 )
-@_root_option
+@root_option
 def build(
     out: Path | None, full: bool, jobs: int | None, for_files: bool, root: Path | None
 ) -> int:
@@ -54,12 +54,12 @@ def build(
         with importing():
             from generator.publish import publish
 
-        archive = _open(root)
+        archive = open_archive(root)
         target = (out or archive.layout.root / "site").resolve()
         drift = archive.drift()
         if drift:
             click.echo(f"runsite: {drift}", err=True)
-        with _progress_bar("building") as progress:
+        with progress_bar("building") as progress:
             published = publish(archive, target, progress, full, jobs, for_files, check)
     click.echo(
         f"{published.runs} runs, {published.pages} pages ({published.written} written): "
@@ -84,7 +84,7 @@ def build(
     type=click.IntRange(0, 65535),
     help="The port on 127.0.0.1 (0: any free one).",
 )
-@_root_option
+@root_option
 def serve(port: int, root: Path | None) -> int:
     """Build the site and serve it on 127.0.0.1 for a preview, until interrupted.
 
@@ -99,7 +99,7 @@ def serve(port: int, root: Path | None) -> int:
     with importing():
         from generator.publish import publish
 
-    archive = _open(root)
+    archive = open_archive(root)
     with (
         _stopped_by_sigterm(),
         suppress(KeyboardInterrupt),
@@ -114,7 +114,7 @@ def serve(port: int, root: Path | None) -> int:
                 f"--port {port}: cannot serve on 127.0.0.1:{port} ({error.strerror or error})"
             ) from None
         with server:
-            with _progress_bar("building") as progress:
+            with progress_bar("building") as progress:
                 published = publish(archive, site, progress)
             click.echo(
                 f"serving {published.pages} pages on "

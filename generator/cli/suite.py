@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
-from generator.cli import _open, _progress_bar, _root_option, cli
+from generator.cli.group import cli, open_archive, progress_bar, root_option
 from generator.errors import Refused
 
 if TYPE_CHECKING:
@@ -29,7 +29,7 @@ _concurrency = click.option(
 @click.option("--no-archive", is_flag=True, help="Do not archive the run; write it with --out.")
 @click.option("--out", type=click.Path(path_type=Path), help="Also write the run document here.")
 @_concurrency
-@_root_option
+@root_option
 def run(
     suite_file: Path,
     meta: tuple[str, ...],
@@ -48,7 +48,7 @@ def run(
 
     metadata = dict(_pair(item) for item in meta)
     archive = _checked(no_archive, out, root)
-    with _progress_bar("cases") as progress:
+    with progress_bar("cases") as progress:
         clash = archive.clash if archive else None
         measured = measure(suite_file, _now(), metadata, progress, concurrency, clash)
     return _keep(measured, archive, out, f"runsite run {suite_file}")
@@ -63,7 +63,7 @@ def run(
 @click.option("--no-archive", is_flag=True, help="Do not archive the run; write it with --out.")
 @click.option("--out", type=click.Path(path_type=Path), help="Also write the run document here.")
 @_concurrency
-@_root_option
+@root_option
 def replay(
     suite_file: Path,
     stored_run: str,
@@ -87,7 +87,7 @@ def replay(
     stored = (
         read_document(given).run
         if given.is_file()
-        else (archive or _open(root)).read(stored_run, Path.cwd())
+        else (archive or open_archive(root)).read(stored_run, Path.cwd())
     )
     metadata = dict(_pair(item) for item in meta)
     clash = archive.clash if archive else None
@@ -109,7 +109,7 @@ def _checked(no_archive: bool, out: Path | None, root: Path | None) -> Archive |
         if out is None:
             raise Refused("--no-archive: give --out FILE, or the run would be lost")
         return None
-    archive = _open(root)
+    archive = open_archive(root)
     archive.check_branch()
     return archive
 

@@ -35,7 +35,7 @@ Model = TypeVar("Model", bound=BaseModel)
 
 
 @dataclass(frozen=True)
-class Reading:
+class Decoded:
     """A run read from bytes, with what the reader noticed on the way."""
 
     run: Run
@@ -46,12 +46,12 @@ class Reading:
     the archive, never rendered."""
 
 
-def read_run(data: bytes) -> Reading:
+def read_run(data: bytes) -> Decoded:
     """Parse, migrate and validate one run document."""
     return _read_quickly(data) or _read_carefully(data)
 
 
-def read_arriving(data: bytes) -> Reading:
+def read_arriving(data: bytes) -> Decoded:
     """``read_run`` of a document from outside the archive, refused first where it holds more
     values than its size accounts for (``too_dense``), before parsing it would cost that."""
     problem = too_dense(json_values(data), len(data))
@@ -60,16 +60,16 @@ def read_arriving(data: bytes) -> Reading:
     return read_run(data)
 
 
-def _read_carefully(data: bytes) -> Reading:
+def _read_carefully(data: bytes) -> Decoded:
     doc = parse_object(data)
     schema = declared_schema(doc)
     upgraded = upgrade(doc, schema)
     run = validate(Run, upgraded)
     unknown = tuple(unknown_keys(run, upgraded)) if carries_extras(run) else ()
-    return Reading(run, schema, unknown)
+    return Decoded(run, schema, unknown)
 
 
-def _read_quickly(data: bytes) -> Reading | None:
+def _read_quickly(data: bytes) -> Decoded | None:
     """The run in a document of the current schema with no key the schema does not declare
     (what runsite writes), read in half the time; None for any other document, which the
     careful reading then reads or refuses, in its own words.
@@ -96,7 +96,7 @@ def _read_quickly(data: bytes) -> Reading | None:
         return None
     if not all(_plain(metadata, _METADATA_DEPTH) for metadata in _metadata(run)):
         return None
-    return Reading(run, SCHEMA, ())
+    return Decoded(run, SCHEMA, ())
 
 
 def _metadata(run: Run) -> Iterator[Mapping[str, Any]]:

@@ -39,12 +39,13 @@ import jiter
 from pydantic import BaseModel, JsonValue
 from pydantic_core import PydanticSerializationError
 
+from generator.document.disclosure import Disclosure, all_travel
 from generator.document.json_text import TooDeep, json_value, string_literals
 from generator.document.keys import steps
 from generator.document.model import CaseResult, Run, Verdict
 from generator.document.record import carries_extras, published_settings
 from generator.document.redact import redact
-from generator.document.redacted import Disclosure, RedactedRun, all_travel
+from generator.document.redacted import RedactedRun
 from generator.document.trajectory import RecordedResponse, ToolCall, ToolStep
 
 MINIMUM = 8

@@ -11,17 +11,10 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from generator.document.disclosure import NOTHING, Disclosure, all_travel
 from generator.document.model import SCHEMA, Artifact, CaseResult, Run
 from generator.document.record import ConfigParts, RunHeader, VerdictNumbers, published_settings
-from generator.document.redacted import (
-    NOTHING,
-    Disclosure,
-    RedactedArtifact,
-    RedactedCall,
-    RedactedRun,
-    RedactedStep,
-    all_travel,
-)
+from generator.document.redacted import RedactedArtifact, RedactedCall, RedactedRun, RedactedStep
 from generator.document.trajectory import ModelStep, RecordedResponse, ToolCall, ToolStep
 
 Labeller = Callable[[str | None], str | None]

@@ -42,7 +42,7 @@ from pathlib import Path
 
 from generator.archive import Archive
 from generator.errors import DocumentRefused, Refused
-from generator.publish.apply import SiteRefused, building, place
+from generator.publish.apply import OutRefused, building, place
 from generator.publish.cache import FOLDER, Learnt, RunCache
 from generator.publish.confirm import confirm, shipped
 from generator.publish.plan import (
@@ -147,9 +147,7 @@ def publish(
     """
     runs = archive.layout.runs.resolve()
     if out.resolve() == runs or runs in out.resolve().parents or out.resolve() in runs.parents:
-        raise SiteRefused(
-            f"{out}: the site cannot go in or around runs/; give --out another folder"
-        )
+        raise OutRefused(f"{out}: the site cannot go in or around runs/; give --out another folder")
     try:
         return _Build(archive, out, jobs or available_cores(), for_files).run(progress, full, check)
     except _Restart:

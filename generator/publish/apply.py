@@ -35,7 +35,7 @@ from generator.publish.plan import MANIFEST, Manifest, regular_bytes
 from generator.site.kept import content_digest
 
 
-class SiteRefused(Refused):
+class OutRefused(Refused):
     """The site cannot be put where it was asked to go; nothing was published."""
 
 
@@ -69,12 +69,12 @@ def _publishing(name: str) -> bool:
 def _refuse_unbuilt(out: Path) -> None:
     """Refuse ``out`` where it holds anything but a publishing checkout's own names."""
     if os.path.lexists(out / MANIFEST):
-        raise SiteRefused(
+        raise OutRefused(
             f"{out / MANIFEST}: not a manifest runsite wrote, so {out} is a folder runsite did "
             "not build; give --out an empty or new folder"
         )
     if not all(map(_publishing, os.listdir(out))):
-        raise SiteRefused(
+        raise OutRefused(
             f"{out}: a folder runsite did not build; give --out an empty or new folder"
         )
 
@@ -84,17 +84,17 @@ def building(out: Path) -> Iterator[tuple[Path, Manifest | None]]:
     """Hold ``out``'s lock and a fresh staging folder beside it for the length of a build; with
     them, the manifest of the site at ``out`` (None where there is none yet)."""
     if out.exists() and not out.is_dir():
-        raise SiteRefused(f"{out}: not a folder; give --out a folder")
+        raise OutRefused(f"{out}: not a folder; give --out a folder")
     if out.is_dir() and not os.path.lexists(out / MANIFEST):
         _refuse_unbuilt(out)  # now, before a lock is made beside a folder that is not a site
     for folder in (out.parent, *out.parent.parents):
         if folder.exists() and not folder.is_dir():
-            raise SiteRefused(f"{folder}: not a folder, so --out {out} cannot be inside it")
+            raise OutRefused(f"{folder}: not a folder, so --out {out} cannot be inside it")
     try:
         out.parent.mkdir(parents=True, exist_ok=True)
         lock = os.open(out.parent / f".{out.name}.runsite-lock", os.O_RDWR | os.O_CREAT, 0o644)
     except OSError as error:
-        raise SiteRefused(
+        raise OutRefused(
             f"{out}: a site cannot be written there ({error.strerror or error}); "
             "give --out a folder you can write to"
         ) from None
@@ -159,7 +159,7 @@ def place(
         return
     blocking = _in_the_way(out, ours, [MANIFEST, *placed])
     if blocking is not None:
-        raise SiteRefused(
+        raise OutRefused(
             f"{blocking}: in the way of a file of the site, and not one runsite wrote; "
             "move it, or give --out another folder"
         )

@@ -7,8 +7,8 @@ from collections.abc import Mapping, Sequence
 from importlib.resources import files
 from pathlib import Path
 
+from generator.document.disclosure import Disclosure
 from generator.document.payload import payload_strings
-from generator.document.redacted import Disclosure
 from generator.publish.source import Blobs, Committed
 from generator.publish.work import Written, read_run_of
 from generator.site.scan import Leak, Sought, contents

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from contextlib import suppress
 
-from generator.document.redacted import Disclosure
+from generator.document.disclosure import Disclosure
 from generator.publish.cache import Learnt, RunCache
 from generator.publish.source import Committed
 from generator.publish.work import payload_keys_of

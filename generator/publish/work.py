@@ -23,10 +23,11 @@ from multiprocessing import get_context
 from pathlib import Path
 from typing import TypeVar
 
-from generator.document.codec import Reading, read_run
+from generator.document.codec import Decoded, read_run
+from generator.document.disclosure import Disclosure
 from generator.document.payload import payload_texts, unshown
 from generator.document.redact import redact
-from generator.document.redacted import Disclosure, RedactedRun
+from generator.document.redacted import RedactedRun
 from generator.errors import DocumentRefused
 from generator.publish.cache import Learnt, RunCache
 from generator.publish.plan import PageJob, Plan
@@ -208,7 +209,7 @@ def _collected(work: Callable[[T], R], task: T) -> R:
 
 def read_run_of(
     listed: Listed, blobs: Blobs, disclosure: Disclosure
-) -> tuple[Reading, RedactedRun]:
+) -> tuple[Decoded, RedactedRun]:
     """A committed run's reading, and the run's redaction; a refusal names its file."""
     try:
         reading = read_run(blobs.document(listed))

@@ -8,8 +8,7 @@ from dataclasses import dataclass
 from generator.document.redacted import RedactedRun
 from generator.site.look import Look
 from generator.site.pages import ComparisonPage, comparison
-from generator.site.shell import page_address
-from generator.site.writer import Role, diff_path, run_path
+from generator.site.writer import Role, diff_path, page_address, run_path
 
 """What the run compared with is to the run, as the site's comparison pages say."""
 

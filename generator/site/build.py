@@ -41,11 +41,10 @@ from generator.site.shell import (
     files,
     fill,
     mend_sitemaps,
-    served,
     shell_sources,
 )
 from generator.site.templates import ASSETS, TEMPLATES, KeptTemplates
-from generator.site.writer import Page, suite_path
+from generator.site.writer import Page, served, suite_path
 
 LANGUAGE_NAMES = {"en": "English", "it": "Italiano"}
 

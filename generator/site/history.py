@@ -12,9 +12,9 @@ from generator.account.tally import STATUSES, Status
 from generator.reading.formats import needs_seconds
 from generator.site.cases import case_anchor
 from generator.site.charts import Chart, history_axis, history_chart, sparkline
-from generator.site.shell import page_address, placeholder_markdown
+from generator.site.shell import placeholder_markdown
 from generator.site.summary import CheckKey, RunSummary
-from generator.site.writer import Page, Writer, href, run_path, suite_path, yaml_title
+from generator.site.writer import Page, Writer, href, page_address, run_path, suite_path, yaml_title
 
 LATEST = 12
 """Runs listed on the home page."""

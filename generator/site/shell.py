@@ -19,7 +19,8 @@ import shutil
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
-from urllib.parse import quote
+
+from generator.site.writer import page_address
 
 PLACEHOLDER = "runsite-shell"
 """A path segment no real page has: run keys and comparison keys are timestamps. A tenant or
@@ -72,20 +73,6 @@ def placeholder_path(kind: str) -> str:
 def shell_sources() -> dict[str, str]:
     """The markdown of each kind's shell page, by its path under a language's folder."""
     return {placeholder_path(kind).rstrip("/") + ".md": _MARKDOWN for kind in KINDS}
-
-
-def served(path: str) -> list[str]:
-    """The segments of the folder a page path is served as: mkdocs serves ``<folder>/index.md``
-    as the folder itself (none for the home page), any other ``<name>.md`` as a folder of its
-    own."""
-    segments = path.removesuffix(".md").split("/")
-    return segments[:-1] if segments[-1] == "index" else segments
-
-
-def page_address(path: str) -> str:
-    """A page path (``runs/<tenant>/<suite>/<key>.md``) as the site serves it, each segment
-    quoted as a link carries it."""
-    return "".join(f"{quote(part, safe='')}/" for part in served(path))
 
 
 def files(out: Path, pattern: str) -> list[Path]:

@@ -30,7 +30,6 @@ from generator.reading.locales import against_previous
 from generator.reading.render import sentence
 from generator.site.charts import Drawer
 from generator.site.labels import LABELS
-from generator.site.shell import served
 
 
 @dataclass(frozen=True)
@@ -43,6 +42,20 @@ class Page:
     """The article's HTML where runsite writes it itself: ``text`` is then a placeholder mkdocs
     renders in the navigation, and the body goes in after (Python-Markdown's pass over raw
     HTML costs seconds on a suite page of a thousand runs, and finds nothing to do)."""
+
+
+def served(path: str) -> list[str]:
+    """The segments of the folder a page path is served as: mkdocs serves ``<folder>/index.md``
+    as the folder itself (none for the home page), any other ``<name>.md`` as a folder of its
+    own."""
+    segments = path.removesuffix(".md").split("/")
+    return segments[:-1] if segments[-1] == "index" else segments
+
+
+def page_address(path: str) -> str:
+    """A page path (``runs/<tenant>/<suite>/<key>.md``) as the site serves it, each segment
+    quoted as a link carries it."""
+    return "".join(f"{quote(part, safe='')}/" for part in served(path))
 
 
 def run_path(tenant: str, suite: str, key: str) -> str:

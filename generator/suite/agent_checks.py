@@ -19,7 +19,7 @@ from typing import Annotated, Any, ClassVar, Literal
 from pydantic import Field, JsonValue, model_validator
 
 from generator.document.json_text import json_value
-from generator.suite.checks import ALL_KINDS, Answer, Check, Judge, Judgement, Tolerance, Unit
+from generator.suite.checks import ALL_KINDS, Answer, AnswerCheck, Judge, Judgement, Tolerance, Unit
 from generator.suite.checks import Needle as Name
 from generator.suite.trajectory import TOOL_USE_FINISHES, Trajectory
 
@@ -56,7 +56,7 @@ def contradiction(trajectory: Trajectory) -> str | None:
     return None
 
 
-class TrajectoryCheck(Check):
+class TrajectoryCheck(AnswerCheck):
     """A check on the names of the tools called, in order."""
 
     default_accepts = ALL_KINDS
@@ -289,12 +289,12 @@ class ToolCalledWith(TrajectoryCheck):
         )
 
 
-TRAJECTORY_CHECKS: dict[str, type[Check]] = {
+TRAJECTORY_CHECKS: dict[str, type[AnswerCheck]] = {
     c.kind: c for c in (ToolsCalled, ToolCalledWith, Subsequence, Before, Never, MaxSteps)
 }
 
 
-def contradictions(checks: Sequence[Check]) -> tuple[int, str, str] | None:
+def contradictions(checks: Sequence[AnswerCheck]) -> tuple[int, str, str] | None:
     """The first pair of trajectory checks no case could pass together, as (position, key,
     problem) of the later one; every case is asked every check, so such a suite fails all."""
     for n, check in enumerate(checks):
@@ -305,12 +305,12 @@ def contradictions(checks: Sequence[Check]) -> tuple[int, str, str] | None:
     return None
 
 
-def _key(check: Check) -> str:
+def _key(check: AnswerCheck) -> str:
     keys = {"never": "tool", "before": "then", "max_steps": "limit", "tools_called": "expected"}
     return keys.get(check.type, "tools")
 
 
-def _requires(check: Check) -> set[str]:
+def _requires(check: AnswerCheck) -> set[str]:
     if isinstance(check, ToolsCalled):
         return set(check.expected)
     if isinstance(check, Subsequence):
@@ -320,7 +320,7 @@ def _requires(check: Check) -> set[str]:
     return set()
 
 
-def _contradicts(a: Check, b: Check) -> str | None:
+def _contradicts(a: AnswerCheck, b: AnswerCheck) -> str | None:
     if isinstance(a, Never):
         if a.tool in _requires(b):
             return "never calling a tool that another check requires"

@@ -13,7 +13,7 @@ from generator.document.numbers import at_precision, within
 from generator.suite.checks import (
     ALL_KINDS,
     Answer,
-    Check,
+    AnswerCheck,
     Judge,
     Judgement,
     Positive,
@@ -35,7 +35,7 @@ def budget_score(measured: float, cap: float, threshold: float) -> float:
     return min(score, max(0.0, at_precision(limit - STORAGE_STEP)))
 
 
-class Budget(Check):
+class Budget(AnswerCheck):
     """A ceiling on a measurement of each answer. Subclasses name the measurement and the cap."""
 
     default_accepts = ALL_KINDS

@@ -143,7 +143,7 @@ def _kinds(value: Any) -> Any:
     return tuple(sorted(set(value))) if isinstance(value, list) else value
 
 
-class Check(Rule):
+class AnswerCheck(Rule):
     """A check judged on each case's answer. Subclasses declare their parameters and defaults."""
 
     default_accepts: ClassVar[frozenset[str]] = TEXT_ONLY

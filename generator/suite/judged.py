@@ -17,7 +17,7 @@ from generator.document.numbers import at_precision
 from generator.suite.checks import (
     TEXT_ONLY,
     Answer,
-    Check,
+    AnswerCheck,
     Judge,
     Judgement,
     Needle,
@@ -44,7 +44,7 @@ def _asked(judge: Judge, **arguments: Any) -> Mapping[str, Any] | Judgement:
     return reply
 
 
-class LlmRubric(Check):
+class LlmRubric(AnswerCheck):
     """A judge grades the output against ``rubric``; its limits have no defaults."""
 
     kind = "llm_rubric"
@@ -80,7 +80,7 @@ CLAIMS = "#claims"
 and a claim judge, which are different instruments."""
 
 
-class Faithfulness(Check):
+class Faithfulness(AnswerCheck):
     """The share of the output's claims that the case's ``context`` supports, as a judge counts
     them; an empty context or an output with no claim is an error, never a score."""
 
@@ -123,7 +123,7 @@ class Faithfulness(Check):
         )
 
 
-class Repeated(Check):
+class Repeated(AnswerCheck):
     """One answer judged ``samples`` times by the check in ``inner``, folded like the samples
     of a suite; the limits, floor and name are the inner check's."""
 
@@ -132,7 +132,7 @@ class Repeated(Check):
     derived = frozenset({"threshold", "tolerance", "floor_standard_errors", "accepts"})
     """Copied from ``inner``."""
     type: Literal["repeated"]
-    inner: Check
+    inner: AnswerCheck
     samples: Annotated[int, Field(ge=2)]
     min_agreement: str | float
 
@@ -140,7 +140,7 @@ class Repeated(Check):
     @classmethod
     def _from_inner(cls, values: Any) -> Any:
         inner = values.get("inner") if isinstance(values, dict) else None
-        if isinstance(inner, Check):
+        if isinstance(inner, AnswerCheck):
             copied = {key: getattr(inner, key) for key in cls.derived}
             values = values | copied
         return values

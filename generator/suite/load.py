@@ -18,7 +18,7 @@ from typing import Any
 from generator.document.json_text import TooDeep, json_value
 from generator.errors import SuiteRefused
 from generator.suite import providers
-from generator.suite.checks import Check, Judge
+from generator.suite.checks import AnswerCheck, Judge
 from generator.suite.http_target import http_caller
 from generator.suite.identity import pricing_digest
 from generator.suite.judged import CLAIMS, Faithfulness, LlmRubric, Repeated
@@ -151,7 +151,7 @@ def _prompt(
     return prompt, files
 
 
-def _judge_references(checks: tuple[Check, ...]) -> list[tuple[str, str]]:
+def _judge_references(checks: tuple[AnswerCheck, ...]) -> list[tuple[str, str]]:
     """(reference, provider factory) of every judge the checks name, inner checks included."""
     found: list[tuple[str, str]] = []
     for check in checks:

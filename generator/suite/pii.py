@@ -11,7 +11,7 @@ import re
 from collections.abc import Callable, Mapping
 from typing import Any, Literal
 
-from generator.suite.checks import Answer, Check, Judge, Judgement, text_of
+from generator.suite.checks import Answer, AnswerCheck, Judge, Judgement, text_of
 
 
 def _compact(text: str) -> str:
@@ -107,7 +107,7 @@ PATTERNS: tuple[tuple[str, str, Callable[[str], bool] | None], ...] = (
 """Name, pattern and checksum of each kind, in digline's order."""
 
 
-class PiiAbsent(Check):
+class PiiAbsent(AnswerCheck):
     """No identifier of the default kinds appears in the text output."""
 
     kind = "pii_absent"

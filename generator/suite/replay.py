@@ -17,7 +17,7 @@ from generator.document.model import Run
 from generator.document.trajectory import RecordedResponse
 from generator.errors import Refused
 from generator.suite.agent_checks import MaxSteps, ToolCalledWith, TrajectoryCheck
-from generator.suite.checks import Answer, Check
+from generator.suite.checks import Answer, AnswerCheck
 from generator.suite.spec import Suite
 from generator.suite.targets import Caller, Reply
 from generator.suite.trajectory import from_record
@@ -68,7 +68,7 @@ def replayable(suite: Suite, stored: Run) -> Suite:
     return replace(suite, cases=tuple(cases))
 
 
-def _needed_keys(check: Check) -> tuple[str, ...]:
+def _needed_keys(check: AnswerCheck) -> tuple[str, ...]:
     if isinstance(check, MaxSteps):
         return _NEEDS["steps"]
     if isinstance(check, ToolCalledWith):

@@ -23,7 +23,7 @@ from generator.errors import SuiteRefused
 from generator.suite.agent_checks import TRAJECTORY_CHECKS, contradictions
 from generator.suite.aggregates import AGGREGATES, Aggregate
 from generator.suite.budgets import CostBudget, LatencyBudget
-from generator.suite.checks import Check, Rule
+from generator.suite.checks import AnswerCheck, Rule
 from generator.suite.judged import Faithfulness, LlmRubric, Repeated
 from generator.suite.pii import PiiAbsent
 from generator.suite.sampling import agreement_share
@@ -51,7 +51,7 @@ from generator.suite.text_checks import (
 M = TypeVar("M", bound=BaseModel)
 Name = Annotated[str, Field(min_length=1)]
 
-CHECKS: dict[str, type[Check]] = {
+CHECKS: dict[str, type[AnswerCheck]] = {
     check.kind: check
     for check in (
         Equals,
@@ -148,7 +148,7 @@ class Suite:
     artifacts: tuple[str, ...]
     pinned: tuple[str, ...]
     target: Target
-    checks: tuple[Check, ...]
+    checks: tuple[AnswerCheck, ...]
     aggregates: tuple[Aggregate, ...]
     """Every aggregate, each ``by_group`` one followed by its copies per group."""
     cases: tuple[Case, ...]
@@ -172,7 +172,7 @@ def parse_suite(
         _model(Case, case, cases_source, f"case #{n}", "case") for n, case in enumerate(cases, 1)
     )
     _check_cases(parsed, section, cases_source)
-    checks = tuple(r for r in rules if isinstance(r, Check))
+    checks = tuple(r for r in rules if isinstance(r, AnswerCheck))
     _check_aggregates(rules, checks, source)
     conflict = contradictions(checks)
     if conflict:
@@ -342,7 +342,7 @@ def _agreement(section: SuiteSection, source: str) -> float | None:
     return share
 
 
-def _check_aggregates(rules: Sequence[Rule], checks: Sequence[Check], source: str) -> None:
+def _check_aggregates(rules: Sequence[Rule], checks: Sequence[AnswerCheck], source: str) -> None:
     """Each aggregate counts exactly one per-case check, named by ``over``."""
     for n, rule in enumerate(rules, 1):
         if not isinstance(rule, Aggregate):

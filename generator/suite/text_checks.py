@@ -12,14 +12,23 @@ from pydantic import Field, JsonValue, model_validator
 
 from generator.document.json_text import TooDeep, json_value
 from generator.document.numbers import at_precision
-from generator.suite.checks import ALL_KINDS, Answer, Check, Judge, Judgement, Needle, Unit, text_of
+from generator.suite.checks import (
+    ALL_KINDS,
+    Answer,
+    AnswerCheck,
+    Judge,
+    Judgement,
+    Needle,
+    Unit,
+    text_of,
+)
 
 
 def _folded(text: str, needle: str, case_sensitive: bool) -> tuple[str, str]:
     return (text, needle) if case_sensitive else (text.casefold(), needle.casefold())
 
 
-class Equals(Check):
+class Equals(AnswerCheck):
     """The output is exactly the case's ``expected``, on the same kind of output."""
 
     kind = "equals"
@@ -39,7 +48,7 @@ class Equals(Check):
         return Judgement.of(same, "identical to expected" if same else "differs from expected")
 
 
-class Contains(Check):
+class Contains(AnswerCheck):
     """The output contains ``needle``."""
 
     kind = "contains"
@@ -69,7 +78,7 @@ class NotContains(Contains):
     type: Literal["not_contains"]  # type: ignore[assignment]
 
 
-class Affix(Check):
+class Affix(AnswerCheck):
     """The output starts (``at = "start"``) or ends (``at = "end"``) with ``affix``."""
 
     kind = "affix"
@@ -91,7 +100,7 @@ class Affix(Check):
         return Judgement.of(found, f"the affix is {'' if found else 'not '}at the {self.at}")
 
 
-class Regex(Check):
+class Regex(AnswerCheck):
     """The output matches ``pattern`` somewhere (``re.search``)."""
 
     kind = "regex"
@@ -114,7 +123,7 @@ class Regex(Check):
         return Judgement.of(found, "the pattern matches" if found else "the pattern does not match")
 
 
-class IsJson(Check):
+class IsJson(AnswerCheck):
     """The text output decodes as JSON (of the given top-level kind); undecodable text fails."""
 
     kind = "is_json"
@@ -150,7 +159,7 @@ def check_schema(schema: Mapping[str, Any], key: str) -> None:
         raise ValueError(f"{key}: not a valid JSON Schema ({error.message})") from None
 
 
-class JsonSchema(Check):
+class JsonSchema(AnswerCheck):
     """The output is JSON that a JSON Schema accepts; text that is not JSON is an error."""
 
     kind = "json_schema"
@@ -179,7 +188,7 @@ class JsonSchema(Check):
         return Judgement.of(not errors, f"{len(errors)} schema violations")
 
 
-class Length(Check):
+class Length(AnswerCheck):
     """The output's length lies within ``minimum`` and ``maximum`` (characters or words)."""
 
     kind = "length"
@@ -226,7 +235,7 @@ def edit_distance(a: str, b: str) -> int:
     return previous[-1]
 
 
-class Levenshtein(Check):
+class Levenshtein(AnswerCheck):
     """How close the output is to the case's ``expected``: 1 − distance / the longer length."""
 
     kind = "levenshtein"

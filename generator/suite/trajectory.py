@@ -38,7 +38,7 @@ class ToolUse:
 
 
 @dataclass(frozen=True)
-class Step:
+class ReportedStep:
     """A model step (with the finish its reply reported) or a tool step (with its call)."""
 
     index: int
@@ -51,7 +51,7 @@ class Step:
 class Trajectory:
     """What a target reported about how it reached its answer; None where it said nothing."""
 
-    steps: tuple[Step, ...] | None = None
+    steps: tuple[ReportedStep, ...] | None = None
     tools: tuple[str, ...] | None = None
     tool_calls: tuple[ToolUse, ...] | None = None
     finish: str | None = None
@@ -74,12 +74,12 @@ class Trajectory:
         return self.tool_calls
 
 
-def steps_of(calls: Sequence[tuple[str | None, Sequence[ToolUse]]]) -> tuple[Step, ...]:
+def steps_of(calls: Sequence[tuple[str | None, Sequence[ToolUse]]]) -> tuple[ReportedStep, ...]:
     """Per call, one model step with its finish, then one tool step per tool call; from 0."""
-    steps: list[Step] = []
+    steps: list[ReportedStep] = []
     for finish, uses in calls:
-        steps.append(Step(len(steps), "model", finish=finish))
-        steps += [Step(len(steps) + n, "tool", use=use) for n, use in enumerate(uses)]
+        steps.append(ReportedStep(len(steps), "model", finish=finish))
+        steps += [ReportedStep(len(steps) + n, "tool", use=use) for n, use in enumerate(uses)]
     return tuple(steps)
 
 
@@ -154,7 +154,7 @@ def reported(metadata: Mapping[str, Any]) -> Trajectory:
     return trajectory
 
 
-def _reported_steps(value: Any) -> tuple[Step, ...]:
+def _reported_steps(value: Any) -> tuple[ReportedStep, ...]:
     if not isinstance(value, list) or not value:
         raise TrajectoryError("metadata.steps is not a non-empty list of steps")
     steps = []
@@ -166,9 +166,9 @@ def _reported_steps(value: Any) -> tuple[Step, ...]:
             finish = step.get("finish")
             if finish is not None and not isinstance(finish, str):
                 raise TrajectoryError(f"{where}.finish is not a string")
-            steps.append(Step(n, "model", finish=finish))
+            steps.append(ReportedStep(n, "model", finish=finish))
         elif step.get("actor") == "tool":
-            steps.append(Step(n, "tool", use=_use(step, where)))
+            steps.append(ReportedStep(n, "tool", use=_use(step, where)))
         else:
             raise TrajectoryError(f"{where}.actor is neither model nor tool")
     if steps[0].actor != "model":
@@ -254,9 +254,9 @@ def from_record(response: RecordedResponse) -> Trajectory:
     steps = None
     if response.steps is not None:
         steps = tuple(
-            Step(s.index, "model", finish=s.finish)
+            ReportedStep(s.index, "model", finish=s.finish)
             if isinstance(s, ModelStep)
-            else Step(s.index, "tool", use=_use_of(s.call))
+            else ReportedStep(s.index, "tool", use=_use_of(s.call))
             for s in response.steps
             if isinstance(s, ModelStep | ToolStep)
         )

@@ -9,8 +9,8 @@ from hypothesis import strategies as st
 from generator.account.charts import intervals_of, packed, unpacked
 from generator.account.checks import checks_of
 from generator.document.codec import read_run
+from generator.document.disclosure import Disclosure
 from generator.document.redact import redact
-from generator.document.redacted import Disclosure
 from tests.reading._documents import DIGLINE
 
 numbers = st.lists(st.one_of(st.none(), st.integers(min_value=-1, max_value=2**24 - 3)))

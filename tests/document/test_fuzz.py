@@ -18,10 +18,10 @@ from generator.document.codec import (
     redacted_bytes,
     run_bytes,
 )
+from generator.document.disclosure import NOTHING, Disclosure
 from generator.document.model import Run
 from generator.document.payload import payload_strings
 from generator.document.redact import redact
-from generator.document.redacted import NOTHING, Disclosure
 from generator.document.values import hidden_character, moment_of
 from generator.errors import DocumentRefused
 from tests._hostile import documents, named_runs, text_of

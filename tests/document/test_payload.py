@@ -8,6 +8,7 @@ import pytest
 from hypothesis import given, settings
 
 from generator.document.codec import read_run
+from generator.document.disclosure import NOTHING, Disclosure
 from generator.document.model import Run
 from generator.document.payload import (
     payload_candidates,
@@ -16,7 +17,6 @@ from generator.document.payload import (
     unshown,
 )
 from generator.document.redact import redact
-from generator.document.redacted import NOTHING, Disclosure
 from generator.errors import DocumentRefused
 from tests._helpers import MARKERS, a_planted_run, a_run
 from tests._hostile import documents

@@ -7,8 +7,9 @@ import json
 import pytest
 
 from generator.document.codec import read_redacted, read_run, redacted_bytes, run_bytes
+from generator.document.disclosure import Disclosure
 from generator.document.redact import redact
-from generator.document.redacted import Disclosure, RedactedRun
+from generator.document.redacted import RedactedRun
 from generator.errors import DocumentRefused
 from tests._helpers import MARKERS, a_planted_run, a_run
 from tests.conftest import CORPUS

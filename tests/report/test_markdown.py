@@ -17,8 +17,9 @@ from markdown_it.token import Token
 
 import generator.report.markdown
 from generator.document.codec import read_run
+from generator.document.disclosure import Disclosure
 from generator.document.redact import redact
-from generator.document.redacted import Disclosure, RedactedRun
+from generator.document.redacted import RedactedRun
 from generator.report.markdown import LIMIT, markdown_summary, name, text
 from generator.report.subject import Origin, Subject
 from generator.site.look import Look

@@ -14,9 +14,9 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from generator.document.codec import read_run, redacted_bytes
+from generator.document.disclosure import NOTHING
 from generator.document.payload import payload_strings
 from generator.document.redact import redact
-from generator.document.redacted import NOTHING
 from generator.site.scan import (
     KEY_BYTES,
     Leak,

@@ -9,7 +9,7 @@ from typing import Any
 from generator import record_call
 from generator.document.codec import read_run
 from generator.suite.collect import collecting
-from generator.suite.trajectory import Step, ToolUse, steps_of
+from generator.suite.trajectory import ReportedStep, ToolUse, steps_of
 from tests.suite._suites import write_suite
 
 AGENT = """
@@ -86,10 +86,10 @@ def _outcomes(run: Any) -> list[list[tuple[str, str, float | None]]]:
 def test_steps_of_makes_a_model_step_then_its_tool_steps_for_each_call():
     a, b = ToolUse("a"), ToolUse("b")
     assert steps_of([("tool_use", [a, b]), ("end_turn", [])]) == (
-        Step(0, "model", finish="tool_use"),
-        Step(1, "tool", use=a),
-        Step(2, "tool", use=b),
-        Step(3, "model", finish="end_turn"),
+        ReportedStep(0, "model", finish="tool_use"),
+        ReportedStep(1, "tool", use=a),
+        ReportedStep(2, "tool", use=b),
+        ReportedStep(3, "model", finish="end_turn"),
     )
 
 

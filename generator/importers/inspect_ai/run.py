@@ -42,14 +42,14 @@ from generator.errors import DocumentRefused
 from generator.importers.inspect_ai.container import Allowance, Container, resolved
 from generator.importers.inspect_ai.log import LOG_VERSION, Header, Reduction, Sample
 from generator.importers.inspect_ai.scores import (
-    Check,
     Epochs,
+    ScorerCheck,
     aggregates,
     categorical,
     digest,
     verdict,
 )
-from generator.importers.inspect_ai.steps import Bill, Trajectory, trajectory_of
+from generator.importers.inspect_ai.steps import Bill, SampleTrace, trajectory_of
 from generator.importers.options import Options
 
 T = TypeVar("T")
@@ -57,7 +57,7 @@ T = TypeVar("T")
 
 Slots = dict[str, dict[int, Sample]]
 """Each case's samples, by epoch."""
-Paths = dict[tuple[str, int], Trajectory]
+Paths = dict[tuple[str, int], SampleTrace]
 """Each sample's trajectory, by case and epoch."""
 
 
@@ -161,12 +161,12 @@ def _samples(container: Container, epochs: int, limits: Limits) -> tuple[Slots, 
 
 def _checks(
     scorers: list[tuple[str, dict[str, Any]]], every: list[Sample], paths: Paths, options: Options
-) -> list[Check]:
+) -> list[ScorerCheck]:
     """A check per scorer, its identity from its name and options, its threshold from the
     archive's ``[inspect]``."""
     judged = set().union(*(t.judged for t in paths.values()))
     return [
-        Check(
+        ScorerCheck(
             name,
             digest({"name": name, "parameters": {"options": kept}, "type": "inspect_ai.scorer"}),
             options.inspect.threshold(name, categorical(_values(name, every))),
@@ -180,7 +180,7 @@ def _cases(
     header: Header,
     samples: Slots,
     paths: Paths,
-    checks: list[Check],
+    checks: list[ScorerCheck],
     reducer: str,
     case_ids: list[str],
     epochs: int,
@@ -300,7 +300,7 @@ def _case_ids(header: Header, samples: Slots) -> list[str]:
     return list(dict.fromkeys(declared)) + sorted(samples.keys() - set(declared))
 
 
-def _response(sample: Sample, trajectory: Trajectory) -> dict[str, Any]:
+def _response(sample: Sample, trajectory: SampleTrace) -> dict[str, Any]:
     """One epoch's recorded response: input and output, then the trajectory and its bill."""
     response: dict[str, Any] = {}
     if sample.input is not None:

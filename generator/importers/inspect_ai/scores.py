@@ -62,7 +62,7 @@ def digest(value: Any) -> str:
 
 
 @dataclass(frozen=True)
-class Check:
+class ScorerCheck:
     """One scorer, as the check it becomes in every case."""
 
     name: str
@@ -82,7 +82,7 @@ class Epochs:
     """Each scorer's value for this case under the first reducer, where the log has one."""
 
 
-def verdict(check: Check, case: Epochs) -> dict[str, Any]:
+def verdict(check: ScorerCheck, case: Epochs) -> dict[str, Any]:
     """``check``'s verdict on one case, in document form: as much work as the case has samples,
     however many epochs the eval declares."""
     head: dict[str, Any] = {

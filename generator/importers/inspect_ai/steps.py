@@ -112,7 +112,7 @@ class Bill:
 
 
 @dataclass
-class Trajectory:
+class SampleTrace:
     """What one sample did, and what its calls cost."""
 
     steps: list[dict[str, Any]] = field(default_factory=list)
@@ -142,9 +142,9 @@ class Trajectory:
         return found | self.target.answer()
 
 
-def trajectory_of(events: list[dict[str, Any]]) -> Trajectory:
+def trajectory_of(events: list[dict[str, Any]]) -> SampleTrace:
     """The trajectory of a sample's (resolved) events."""
-    found = Trajectory()
+    found = SampleTrace()
     grading: dict[str, str | None] = {}
     for position, raw in enumerate(events):
         if not isinstance(raw, dict) or raw.get("event") not in EVENTS:
