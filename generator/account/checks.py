@@ -13,6 +13,7 @@ from functools import lru_cache
 from typing import NamedTuple
 
 from generator.account.memo import once_per_run
+from generator.account.places import SCALE
 from generator.document.numbers import at_precision
 from generator.document.record import Calibration
 from generator.document.redacted import RedactedRun, RedactedVerdict
@@ -94,7 +95,9 @@ class Check:
 
 
 def _millionths(stored: float | None) -> int | None:
-    return None if stored is None else round(stored * 1_000_000)
+    """``places.millionths`` of a figure already at storage precision: a run's checks are many,
+    and rounding each twice costs."""
+    return None if stored is None else round(stored * SCALE)
 
 
 setting = lru_cache(maxsize=1 << 12)(at_precision)

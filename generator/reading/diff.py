@@ -15,43 +15,19 @@ beyond the other's is counted as exceeding both runs' observed intervals.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Literal
-
-from generator.account.checks import Check, Pair, pairs
-from generator.account.samples import Interval, overlap
-from generator.document.numbers import at_precision, within
+from generator.account.checks import Pair
+from generator.account.sides import Side, SideBySide, side_by_side
+from generator.document.numbers import at_precision
 from generator.document.redacted import RedactedRun
 from generator.reading.facts import Fact, Kind, Param, Reading, fact
 from generator.reading.pairing import identity_names, pairing_facts
 from generator.reading.refusals import refuse_unlike
 
-Side = Literal["left", "right"]
-Standing = Literal["favours", "errored", "only", "within"]
-
-
-@dataclass(frozen=True)
-class Row:
-    """One slot of the diff."""
-
-    pair: Pair
-    standing: Standing
-    side: Side | None = None
-    """The side favoured, or the only side that has the check or that errored."""
-    flip: bool = False
-    intervals: tuple[Interval, Interval] | None = None
-    """Both runs' sampled intervals, for a favoured check sampled on both sides."""
-
-    @property
-    def overlaps(self) -> bool:
-        """Whether this check's two intervals share a point."""
-        return self.intervals is not None and overlap(*self.intervals)
-
 
 def diff(left: RedactedRun, right: RedactedRun) -> Reading:
     """The symmetric report of two runs that follow the same rules under the same judge."""
     refuse_unlike(left, right)
-    rows = [_row(pair) for pair in _in_symmetric_order(list(pairs(left, right)))]
+    rows = side_by_side(left, right)
     favoured = [r for r in rows if r.standing == "favours"]
     sampled = [r for r in favoured if r.intervals is not None]
     overlapping = [r for r in sampled if r.overlaps]
@@ -86,49 +62,17 @@ def diff(left: RedactedRun, right: RedactedRun) -> Reading:
     return Reading("diff", left.key, right.key, tuple(facts))
 
 
-def _in_symmetric_order(found: list[Pair]) -> list[Pair]:
-    """Reading order that does not depend on which run is on the left."""
-
-    def rank(pair: Pair) -> tuple[int, int, tuple[str, str, str, int]]:
-        positions = [c.position for c in (pair.left, pair.right) if c is not None]
-        return (min(positions), max(positions), pair.slot)
-
-    return sorted(found, key=rank)
-
-
 def _where(pair: Pair) -> dict[str, Param]:
     """The check's name as either run gives it: the same whichever run is on the left."""
     labels = [c.where for c in (pair.left, pair.right) if c is not None]
     return min(labels, key=lambda where: str(where["check"]))
 
 
-def _row(pair: Pair) -> Row:
-    if pair.left is None or pair.right is None:
-        return Row(pair, "only", "left" if pair.right is None else "right")
-    left, right = pair.left, pair.right
-    errors = (left.verdict.status == "error", right.verdict.status == "error")
-    if any(errors):
-        return Row(pair, "errored", None if all(errors) else ("left" if errors[0] else "right"))
-    intervals = _intervals(left, right)
-    if left.verdict.status != right.verdict.status:
-        side: Side = "left" if left.verdict.status == "pass" else "right"
-        return Row(pair, "favours", side, flip=True, intervals=intervals)
-    gap = at_precision(right.score - left.score)
-    if within(abs(gap), max(left.verdict.tolerance, right.verdict.tolerance)):
-        return Row(pair, "within")
-    return Row(pair, "favours", "right" if gap > 0 else "left", intervals=intervals)
-
-
-def _intervals(left: Check, right: Check) -> tuple[Interval, Interval] | None:
-    one, other = left.sampled, right.sampled
-    return None if one is None or other is None else (one, other)
-
-
-def _sides(rows: list[Row]) -> dict[str, Param]:
+def _sides(rows: list[SideBySide]) -> dict[str, Param]:
     return {side: sum(1 for r in rows if r.side == side) for side in ("left", "right")}
 
 
-def _overlap(row: Row) -> Fact:
+def _overlap(row: SideBySide) -> Fact:
     assert row.intervals is not None
     (left_low, left_high), (right_low, right_high) = row.intervals
     return fact(
@@ -155,7 +99,7 @@ _ERRORED: dict[Side | None, Kind] = {
 }
 
 
-def _row_fact(row: Row) -> list[Fact]:
+def _row_fact(row: SideBySide) -> list[Fact]:
     where = _where(row.pair)
     if row.standing == "only":
         return [

@@ -18,7 +18,7 @@ from dataclasses import dataclass, replace
 from markupsafe import Markup, escape
 
 from generator.account.charts import STATUSES, CompareChart, Intervals
-from generator.account.places import threshold_places
+from generator.account.places import SCALE, threshold_places
 from generator.reading.formats import Formats
 from generator.site.charts import Chart
 
@@ -41,7 +41,7 @@ AXIS = 36
 
 
 def _millionths(n: int | None) -> float | None:
-    return None if n is None else n / 1_000_000
+    return None if n is None else n / SCALE
 
 
 def _number(value: float) -> str:
