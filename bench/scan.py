@@ -3,14 +3,14 @@
 Generates a site the size of 1,000 runs' (6,000 pages of about 10 kB, a search index, a gzipped
 sitemap; about 60 MB) and 500,000 payload strings (outputs, reasons, tool arguments, tool names)
 drawn from the same vocabulary as the pages, plants three of them in escaped forms, and prints
-for ``generator.site.scan`` the seconds to compile the strings, the seconds and MB/s of the
+for ``generator.guard.scan`` the seconds to compile the strings, the seconds and MB/s of the
 scan, and that exactly the planted leaks were found. Then it times the stdlib alternatives:
 ``bytes.find`` per form and one ``re`` alternation (both on a sample, extrapolated), and a
 search anchored on each form's longest word (``re.findall`` per file, a set intersection,
 then ``bytes.find`` for the forms whose anchor the file holds; on 6 pages, scaled: the search
 index, which holds every anchor, would take longer than all of them). ``--pyahocorasick`` also
 times that library on the same keys (install it by hand first); ``--scan-only`` stops after
-``generator.site.scan``'s own figures.
+``generator.guard.scan``'s own figures.
 
     .venv/bin/python bench/scan.py [--strings N] [--pyahocorasick] [--scan-only]
 """
@@ -30,7 +30,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from generator.site.scan import KEY_BYTES, Sought, carried_forms, scan
+from generator.guard.scan import KEY_BYTES, Sought, carried_forms, scan
 
 PAGES = 6_000
 RANDOM = random.Random(7)

@@ -36,9 +36,9 @@ from generator.document.disclosure import NOTHING
 from generator.document.payload import payload_texts
 from generator.document.redact import redact
 from generator.document.redacted import RedactedRun
+from generator.guard.sieve import Sieve, payload_keys
 from generator.site.labels import LOCALES
 from generator.site.pages import Comparison, Site, comparison
-from generator.site.sieve import Sieve, payload_keys
 from generator.site.summary import summarise
 from generator.site.templates import environment
 

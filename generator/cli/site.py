@@ -48,8 +48,8 @@ def build(
     Example: runsite build --out public/
     """
     with importing():
-        from generator.site.kept_check import KeptCheck
-    # Started first, so that its imports run while the build's do (``site.kept_check``).
+        from generator.guard.kept_check import KeptCheck
+    # Started first, so that its imports run while the build's do (``guard.kept_check``).
     with KeptCheck() if not full else nullcontext() as check:
         with importing():
             from generator.publish import publish

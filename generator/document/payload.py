@@ -2,7 +2,7 @@
 
 The site is redacted by construction (its pages are built from ``RedactedRun`` only); this module
 is the "checked anyway" half. After rendering, the build searches every output file for these
-strings (``generator.site.scan``) and fails on a hit, naming the file and the field. The rules,
+strings (``generator.guard.scan``) and fails on a hit, naming the file and the field. The rules,
 and why each is there:
 
 - **What is payload** follows the redaction boundary in DESIGN.md, field by field: outputs,

@@ -14,13 +14,13 @@ site for. The build, in order:
    and search entries kept from the last build while its history stands still: ``suites``);
 5. wrap each body in its shell, and sieve every file written for every run's payload keys
    (``sieving``), while a process of its own sieves every file kept for the payload of the
-   runs that arrived (``site.kept``, handed its work as soon as those runs' keys are known:
+   runs that arrived (``guard.kept``, handed its work as soon as those runs' keys are known:
    before the runs are read, when so few arrived that the build reads them for it first,
    ``EARLY``);
 6. confirm what the sieves let through with the exact scan (``confirm``), and refuse the build
    on a leak;
 7. put the site in place (``apply``), and sign the files it left there, so that the next
-   build's check takes them as written without reading them (``site.kept.sign``).
+   build's check takes them as written without reading them (``guard.kept.sign``).
 
 The scan is as whole as a full build's: every file written is searched for the payload of
 every run, and every file kept (unchanged since the last build, which searched it for the
@@ -42,6 +42,10 @@ from pathlib import Path
 
 from generator.archive import Archive
 from generator.errors import DocumentRefused, Refused
+from generator.guard.kept import Kept, content_digest, sign
+from generator.guard.kept_check import KeptCheck
+from generator.guard.scan import contents
+from generator.guard.sieve import Keys
 from generator.publish.apply import OutRefused, building, place
 from generator.publish.cache import FOLDER, Learnt, RunCache
 from generator.publish.confirm import confirm, shipped
@@ -68,13 +72,9 @@ from generator.publish.work import (
     wrap,
 )
 from generator.site.build import SiteSettings, build_pages
-from generator.site.kept import Kept, content_digest, sign
-from generator.site.kept_check import KeptCheck
 from generator.site.labels import LOCALES
 from generator.site.look import read_look
 from generator.site.pages import Site
-from generator.site.scan import contents
-from generator.site.sieve import Keys
 from generator.site.summary import RunSummary
 from generator.site.templates import TEMPLATES, environment
 

@@ -31,8 +31,8 @@ from dataclasses import replace as replaced
 from pathlib import Path
 
 from generator.errors import Refused
+from generator.guard.kept import content_digest
 from generator.publish.plan import MANIFEST, Manifest, regular_bytes
-from generator.site.kept import content_digest
 
 
 class OutRefused(Refused):

@@ -24,8 +24,8 @@ import time
 from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 
-from generator.site.kept import Signed
-from generator.site.sieve import Keys, Sieve
+from generator.guard.kept import Signed
+from generator.guard.sieve import Keys, Sieve
 from generator.site.summary import RunSummary
 
 FOLDER = ".runsite"

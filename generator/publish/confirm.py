@@ -9,9 +9,9 @@ from pathlib import Path
 
 from generator.document.disclosure import Disclosure
 from generator.document.payload import payload_strings
+from generator.guard.scan import Leak, Sought, contents
 from generator.publish.source import Blobs, Committed
 from generator.publish.work import Written, read_run_of
-from generator.site.scan import Leak, Sought, contents
 from generator.site.templates import ASSETS, TEMPLATES
 
 THEME = Path(str(files("material"))) / "templates"

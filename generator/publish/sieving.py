@@ -11,10 +11,10 @@ from collections.abc import Mapping, Sequence
 from contextlib import suppress
 
 from generator.document.disclosure import Disclosure
+from generator.guard.sieve import Keys, Sieve, Sieves
 from generator.publish.cache import Learnt, RunCache
 from generator.publish.source import Committed
 from generator.publish.work import payload_keys_of
-from generator.site.sieve import Keys, Sieve, Sieves
 
 REBASE = 64
 """Runs the sieve the last build kept may lack, or hold that are gone, before a build makes a

@@ -29,15 +29,15 @@ from generator.document.payload import payload_texts, unshown
 from generator.document.redact import redact
 from generator.document.redacted import RedactedRun
 from generator.errors import DocumentRefused
+from generator.guard.kept import content_digest
+from generator.guard.sieve import Keys, Sieves, own_keys, payload_keys
 from generator.publish.cache import Learnt, RunCache
 from generator.publish.plan import PageJob, Plan
 from generator.publish.source import Blobs, Listed
-from generator.site.kept import content_digest
 from generator.site.labels import LOCALES
 from generator.site.pages import ComparisonPage, Site, comparison
 from generator.site.rewrite import for_files
 from generator.site.shell import Shell
-from generator.site.sieve import Keys, Sieves, own_keys, payload_keys
 from generator.site.summary import summarise
 from generator.site.templates import environment
 from generator.site.writer import Body, diff_path, diff_role

@@ -4,7 +4,7 @@ construction and checked anyway.
 ``gather`` reads the runs from the archive and redacts them under its disclosure, keeping the
 payload strings of every run it read; ``made`` writes the report from the redacted runs alone
 (``page`` for HTML, ``markdown`` for a summary) and searches it for those strings as the
-site's build searches its pages (``generator.site.scan``): a hit is refused, naming the field,
+site's build searches its pages (``generator.guard.scan``): a hit is refused, naming the field,
 before a byte is written.
 """
 
@@ -18,12 +18,12 @@ from pathlib import Path
 from typing import Literal
 
 from generator.errors import Refused
+from generator.guard.scan import Sought
 from generator.report.markdown import markdown_summary, unescaped
 from generator.report.page import html_report
 from generator.report.runs import gather
 from generator.report.subject import Subject
 from generator.site.readings import alone
-from generator.site.scan import Sought
 
 Format = Literal["html", "markdown"]
 

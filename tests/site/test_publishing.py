@@ -19,8 +19,8 @@ from click.testing import Result
 
 import generator.publish.cache
 from generator.account.tally import Counts, Tally
+from generator.guard.sieve import payload_keys
 from generator.publish.cache import Learnt, RunCache
-from generator.site.sieve import payload_keys
 from generator.site.summary import RunSummary
 from tests._helpers import a_run_at, mounted, read_only
 

@@ -18,11 +18,11 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-import generator.site.kept as kept_module
-import generator.site.kept_check as kept_check
-import generator.site.sieve as sieve_module
-from generator.site.scan import Sought, carried_forms, sought_forms
-from generator.site.sieve import OwnPages, Sieve, Sieves, own_keys, payload_keys
+import generator.guard.kept as kept_module
+import generator.guard.kept_check as kept_check
+import generator.guard.sieve as sieve_module
+from generator.guard.scan import Sought, carried_forms, sought_forms
+from generator.guard.sieve import OwnPages, Sieve, Sieves, own_keys, payload_keys
 
 strings = st.text(min_size=8, max_size=40).map(str.strip).filter(lambda s: len(s) >= 8)
 

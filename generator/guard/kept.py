@@ -27,7 +27,7 @@ its digest and the automaton's search let go of the GIL.
 The process reads two pickles on its stdin, ``(site, expected, threads, record)`` (the files
 to check, their digests, and where the last build kept their signatures) and, when the build
 knows them, ``(keys, bounds, kept)``, and writes one ``Kept`` to its stdout. The build's
-side of it is ``site.kept_check``.
+side of it is ``guard.kept_check``.
 """
 
 from __future__ import annotations
@@ -42,7 +42,7 @@ from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 
-from generator.site import sieve
+from generator.guard import sieve
 
 BATCH = 256
 """Pages a thread checks in one go."""

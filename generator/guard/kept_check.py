@@ -1,4 +1,4 @@
-"""The process that checks the pages a build keeps (``site.kept``), as the build sees it.
+"""The process that checks the pages a build keeps (``guard.kept``), as the build sees it.
 
 ``runsite build`` starts it before it imports anything else it needs: the process's own imports
 (numpy, the automaton: 0.3 s) then run on a core the build is not using yet, and it is ready
@@ -23,12 +23,12 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from generator.site.kept import Kept
-    from generator.site.sieve import Keys
+    from generator.guard.kept import Kept
+    from generator.guard.sieve import Keys
 
 _START = (
     "import pickle, sys; sys.path[:] = pickle.load(sys.stdin.buffer); "
-    "from generator.site.kept import serve; serve()"
+    "from generator.guard.kept import serve; serve()"
 )
 
 
@@ -73,7 +73,7 @@ class KeptCheck:
         """The second pass: sieve ``kept`` (the pages the build keeps) for ``keys`` (the
         ``own_keys`` of each arrived run), with the sieve's bounds as the build has them (the
         process imported its own copy of them)."""
-        from generator.site import sieve  # the build has it by now; the check's start does not
+        from generator.guard import sieve  # the build has it by now; the check's start does not
 
         assert self._sending is not None, "start() comes first"
         self._sending.join()

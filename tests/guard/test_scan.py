@@ -17,7 +17,7 @@ from generator.document.codec import read_run, redacted_bytes
 from generator.document.disclosure import NOTHING
 from generator.document.payload import payload_strings
 from generator.document.redact import redact
-from generator.site.scan import (
+from generator.guard.scan import (
     KEY_BYTES,
     Leak,
     Sought,

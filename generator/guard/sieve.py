@@ -29,7 +29,7 @@ import numpy as np
 import numpy.typing as npt
 from ahocorasick_rs import BytesAhoCorasick, Implementation
 
-from generator.site.scan import normalised, own_forms, sought_bytes
+from generator.guard.scan import normalised, own_forms, sought_bytes
 
 Keys = npt.NDArray[np.uint64]
 """One row per form: its first 8 bytes, the next 8 (zeros past its end), each read as a
