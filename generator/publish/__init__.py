@@ -46,6 +46,7 @@ from generator.guard.kept import Kept, content_digest, sign
 from generator.guard.kept_check import KeptCheck
 from generator.guard.scan import contents
 from generator.guard.sieve import Keys
+from generator.guard.sieving import run_sieve
 from generator.publish.apply import OutRefused, building, place
 from generator.publish.cache import FOLDER, Learnt, RunCache
 from generator.publish.confirm import confirm, shipped
@@ -58,7 +59,6 @@ from generator.publish.plan import (
     plan_pages,
     stale,
 )
-from generator.publish.sieving import run_sieve
 from generator.publish.source import Blobs, Committed, committed, created_at
 from generator.publish.suites import histories, home_and_suites, worse_known
 from generator.publish.work import (
