@@ -25,7 +25,7 @@ FULL_RUN = {
 
 ALLOWED: dict[str, set[str]] = {
     "errors": set(),
-    "guard": {"document", "publish"},
+    "guard": set(),
     "document": {"errors"},
     "account": {"document"},
     "reading": {"account", "document", "errors"},

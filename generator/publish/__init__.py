@@ -13,7 +13,7 @@ site for. The build, in order:
 4. let mkdocs build the home and suite pages and the shells, from the summaries (a suite's page
    and search entries kept from the last build while its history stands still: ``suites``);
 5. wrap each body in its shell, and sieve every file written for every run's payload keys
-   (``sieving``), while a process of its own sieves every file kept for the payload of the
+   (``guard.sieving``), while a process of its own sieves every file kept for the payload of the
    runs that arrived (``guard.kept``, handed its work as soon as those runs' keys are known:
    before the runs are read, when so few arrived that the build reads them for it first,
    ``EARLY``);
@@ -38,6 +38,7 @@ from collections.abc import Callable, Collection, Mapping, Sequence
 from contextlib import ExitStack
 from dataclasses import dataclass
 from datetime import datetime
+from functools import partial
 from pathlib import Path
 
 from generator.archive import Archive
@@ -67,6 +68,7 @@ from generator.publish.work import (
     Written,
     arrival_keys,
     chunks,
+    payload_keys_of,
     read_chunk,
     run_in_processes,
     wrap,
@@ -256,7 +258,11 @@ class _Build:
             if old is not None and old.shells == shells and old.captured != captured:
                 raise _Restart()
             made = _site_files(built)
-            context.sieve = run_sieve(head, self.cache, self.disclosure, learnt)
+            context.sieve = run_sieve(
+                [listed.blob for listed in head.runs],
+                self.cache,
+                partial(payload_keys_of, head, self.cache, self.disclosure, learnt),
+            )
             del cached, learnt  # the keys learnt are in the sieve now
             written = self._wrap(context, bodies, tick)
             present = dict(sorted({**made, **{w.file: built / w.file for w in written}}.items()))

@@ -33,7 +33,7 @@ from generator.guard.kept import content_digest
 from generator.guard.sieve import Keys, Sieves, own_keys, payload_keys
 from generator.publish.cache import Learnt, RunCache
 from generator.publish.plan import PageJob, Plan
-from generator.publish.source import Blobs, Listed
+from generator.publish.source import Blobs, Committed, Listed
 from generator.site.labels import LOCALES
 from generator.site.pages import ComparisonPage, Site, comparison
 from generator.site.rewrite import for_files
@@ -233,10 +233,22 @@ def arrival_keys(git_dir: Path, runs: Sequence[Listed], disclosure: Disclosure) 
 
 
 def payload_keys_of(
-    git_dir: Path, runs: Sequence[Listed], disclosure: Disclosure
+    head: Committed,
+    cache: RunCache,
+    disclosure: Disclosure,
+    learnt: Mapping[str, Learnt],
+    blobs: Sequence[str],
 ) -> dict[str, Keys]:
-    """The ``sieve.payload_keys`` of ``runs``, by blob id, read from the runs."""
-    return {blob: payload_keys(texts) for blob, texts, _ in _payloads(git_dir, runs, disclosure)}
+    """The ``sieve.payload_keys`` of ``blobs``: learnt by this build, else kept in the cache,
+    else (a cache file lost since the build began) read from the runs again."""
+    keys = {blob: learnt[blob][1] for blob in blobs if blob in learnt}
+    keys.update(cache.keys(blob for blob in blobs if blob not in keys))
+    wanted = set(blobs) - set(keys)
+    lost = [listed for listed in head.runs if listed.blob in wanted]
+    keys.update(
+        {blob: payload_keys(texts) for blob, texts, _ in _payloads(head.git_dir, lost, disclosure)}
+    )
+    return keys
 
 
 def _payloads(
