@@ -1,9 +1,9 @@
 """The payload of a run: every string of the full document that no published page may show.
 
 The site is redacted by construction (its pages are built from ``RedactedRun`` only); this module
-is the "checked anyway" half. After rendering, the build searches every output file for these
-strings (``generator.guard.scan``) and fails on a hit, naming the file and the field. The rules,
-and why each is there:
+says what the "checked anyway" half seeks. After rendering, the leak guard (``generator.guard``)
+searches every output for these strings, and a hit refuses the output, naming the file and the
+field. The rules, and why each is there:
 
 - **What is payload** follows the redaction boundary in DESIGN.md, field by field: outputs,
   inputs, verdict reasons (case and aggregate), suspended reasons, tool arguments and results

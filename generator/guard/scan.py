@@ -1,7 +1,10 @@
-"""The build's last check: no output file carries a payload string, in any form a page uses.
+"""The exact search, the guard's entry point (``leaks``): no output carries a payload string,
+in any form a page uses.
 
-``scan`` searches every file under the built site (decompressing ``.gz``) for every payload
-string of the documents the build read, and returns each (file, field) it found.
+``Sought`` compiles payload strings once and finds which of them a file's bytes carry;
+``leaks`` searches outputs with it, ``scan`` every file under a folder (decompressing
+``.gz``), and both return each (file, field) found. A file that only copies what an installed
+package ships needs no search (``shipped``).
 
 A page carries a string escaped (HTML entities, named or numeric; JSON escapes in the search
 index and in scripts; URL encoding in links), and a careless template could upper-case it or
@@ -23,7 +26,6 @@ the sieve of the pages a build keeps (``sieve.OwnPages``) seeks in their raw byt
 from __future__ import annotations
 
 import gzip
-import hashlib
 import html
 import re
 from collections.abc import Iterable, Iterator, Mapping
@@ -238,35 +240,28 @@ class Sought:
         return self._forms[string]
 
 
-def scan(
-    folder: Path, payload: Mapping[str, str], shipped: frozenset[str] = frozenset()
-) -> list[Leak]:
-    """Every (file, field) where a payload string appears under ``folder``, sorted.
-
-    A file whose SHA-256 is in ``shipped`` is a verbatim copy of a file an installed package
-    ships (the theme's scripts, plotly.js): it cannot carry a run's data, and its words
-    ("currency", "delivered") would only fail the build for nothing.
-    """
+def leaks(payload: Mapping[str, str], outputs: Iterable[tuple[str, bytes]]) -> list[Leak]:
+    """Every (output, field) where one of ``outputs`` (each a name and its bytes) carries a
+    string of ``payload`` (each mapped to the field it came from), sorted: the strings are
+    compiled for the search once, for every output."""
     sought = Sought(payload)
-    leaks: set[Leak] = set()
-    for path in sorted(folder.rglob("*")):
-        if path.is_file():
-            data = path.read_bytes()
-            if hashlib.sha256(data).hexdigest() in shipped:
-                continue
-            file = path.relative_to(folder).as_posix()
-            leaks |= {Leak(file, field) for field in sought.fields_in(contents(path, data))}
-    return sorted(leaks)
+    return sorted({Leak(name, field) for name, data in outputs for field in sought.fields_in(data)})
 
 
-def shipped_files(*folders: Path) -> frozenset[str]:
-    """The SHA-256 of every file under ``folders``: what packages ship, byte for byte."""
-    return frozenset(
-        hashlib.sha256(path.read_bytes()).hexdigest()
-        for folder in folders
-        for path in folder.rglob("*")
-        if path.is_file()
+def scan(folder: Path, payload: Mapping[str, str]) -> list[Leak]:
+    """Every (file, field) where a payload string appears under ``folder``, sorted."""
+    files = [path for path in sorted(folder.rglob("*")) if path.is_file()]
+    return leaks(
+        payload, ((f.relative_to(folder).as_posix(), contents(f, f.read_bytes())) for f in files)
     )
+
+
+def shipped(data: bytes, source: Path) -> bool:
+    """Whether a site's file (``data``) is a verbatim copy of ``source``, a file an installed
+    package ships (runsite's assets, the theme's scripts, styles and fonts): it cannot carry a
+    run's data, and its words ("currency", "delivered") would only fail the build for
+    nothing."""
+    return source.is_file() and source.read_bytes() == data
 
 
 def contents(path: Path, data: bytes) -> bytes:

@@ -17,8 +17,8 @@ site for. The build, in order:
    runs that arrived (``guard.kept``, handed its work as soon as those runs' keys are known:
    before the runs are read, when so few arrived that the build reads them for it first,
    ``EARLY``);
-6. confirm what the sieves let through with the exact scan (``confirm``), and refuse the build
-   on a leak;
+6. confirm what the sieves let through with the guard's exact search (``confirm``), and
+   refuse the build on a leak;
 7. put the site in place (``apply``), and sign the files it left there, so that the next
    build's check takes them as written without reading them (``guard.kept.sign``).
 
@@ -45,12 +45,12 @@ from generator.archive import Archive
 from generator.errors import DocumentRefused, Refused
 from generator.guard.kept import Kept, content_digest, sign
 from generator.guard.kept_check import KeptCheck
-from generator.guard.scan import contents
+from generator.guard.scan import contents, shipped
 from generator.guard.sieve import Keys
 from generator.guard.sieving import run_sieve
 from generator.publish.apply import OutRefused, building, place
 from generator.publish.cache import FOLDER, Learnt, RunCache
-from generator.publish.confirm import confirm, shipped
+from generator.publish.confirm import confirm
 from generator.publish.plan import (
     MANIFEST,
     Manifest,
@@ -78,7 +78,7 @@ from generator.site.labels import LOCALES
 from generator.site.look import read_look
 from generator.site.pages import Site
 from generator.site.summary import RunSummary
-from generator.site.templates import TEMPLATES, environment
+from generator.site.templates import TEMPLATES, environment, source_of
 
 PACKAGE = Path(__file__).resolve().parents[1]
 
@@ -369,7 +369,7 @@ class _Build:
         pages = {w.file for w in written}
         for file, path in present.items():
             data = path.read_bytes()
-            if file in pages or shipped(file, data):
+            if file in pages or shipped(data, source_of(file)):
                 continue
             runs = context.sieve.runs_in(contents(path, data))
             if runs:

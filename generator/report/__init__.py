@@ -3,9 +3,9 @@ construction and checked anyway.
 
 ``gather`` reads the runs from the archive and redacts them under its disclosure, keeping the
 payload strings of every run it read; ``made`` writes the report from the redacted runs alone
-(``page`` for HTML, ``markdown`` for a summary) and searches it for those strings as the
-site's build searches its pages (``generator.guard.scan``): a hit is refused, naming the field,
-before a byte is written.
+(``page`` for HTML, ``markdown`` for a summary) and has the leak guard search it for those
+strings as the site's build has it search its pages (``guard.leaks``): a hit is refused,
+naming the field, before a byte is written.
 """
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Literal
 
 from generator.errors import Refused
-from generator.guard.scan import Sought
+from generator.guard import leaks
 from generator.report.markdown import markdown_summary, unescaped
 from generator.report.page import html_report
 from generator.report.runs import gather
@@ -53,8 +53,8 @@ def made(
     else:
         data = markdown_summary(subject, locale)
         scanned = [data, unescaped(data)]
-    sought = Sought(payload)
-    found = sorted({field for text in scanned for field in sought.fields_in(text.encode())})
+    outputs = [(name, text.encode()) for text in scanned]
+    found = sorted({leak.field for leak in leaks(payload, outputs)})
     if found:
         more = f" (and {len(found) - 1} more)" if len(found) > 1 else ""
         raise ReportLeaked(

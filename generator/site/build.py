@@ -43,7 +43,7 @@ from generator.site.shell import (
     mend_sitemaps,
     shell_sources,
 )
-from generator.site.templates import ASSETS, TEMPLATES, KeptTemplates
+from generator.site.templates import ASSET_FILES, ASSETS, KeptTemplates
 from generator.site.writer import Page, served, suite_path
 
 LANGUAGE_NAMES = {"en": "English", "it": "Italiano"}
@@ -75,8 +75,7 @@ def stage(pages: Iterable[tuple[str, Page]], docs: Path, look: Look) -> None:
     for locale in LOCALES:
         for path, text in shell_sources().items():
             _write(docs / locale / path, text)
-    copied = {target: TEMPLATES / "assets" / name for target, name in ASSETS.items()}
-    for target, source in {**copied, **look.files}.items():
+    for target, source in {**ASSET_FILES, **look.files}.items():
         (docs / target).parent.mkdir(parents=True, exist_ok=True)
         shutil.copyfile(source, docs / target)
 

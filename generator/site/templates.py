@@ -4,6 +4,7 @@ page is written with, whether the build writes it into the site or a report into
 from __future__ import annotations
 
 from contextlib import suppress
+from importlib import resources
 from pathlib import Path
 
 from jinja2 import Environment, FileSystemBytecodeCache, FileSystemLoader, StrictUndefined
@@ -27,6 +28,15 @@ ASSETS = {
     "stylesheets/runsite.css": "runsite.css",
 }
 """Where each of runsite's assets lands in the site, from ``site_templates/assets/``."""
+ASSET_FILES = {target: TEMPLATES / "assets" / name for target, name in ASSETS.items()}
+"""Each of runsite's assets in the site, from its file."""
+_THEME = Path(str(resources.files("material"))) / "templates"
+
+
+def source_of(file: str) -> Path:
+    """The installed file the site's ``file`` is a copy of, if it is one: one of runsite's
+    assets, or else the theme's file at the same path (its scripts, styles, fonts)."""
+    return ASSET_FILES[file] if file in ASSET_FILES else _THEME / file
 
 
 def environment(compiled: Path | None = None) -> Environment:
