@@ -1,12 +1,15 @@
 """The layout follows the data, and a scan of the imports keeps it that way.
 
 The document layer is pure (no files, no clock, no processes); nothing imports the CLI; the
-reading and the site see the redacted run only, never the full run model.
+reading and the site see the redacted run only, never the full run model; the leak guard is
+beneath every output it checks.
 """
 
 from __future__ import annotations
 
 import ast
+import subprocess
+import sys
 from pathlib import Path
 
 PACKAGE = Path(__file__).resolve().parents[1] / "generator"
@@ -217,3 +220,20 @@ def test_the_redacted_types_do_not_import_the_full_run():
     assert not any(
         name.startswith(tuple(FULL_RUN)) for name in _imports(PACKAGE / "document" / "redacted.py")
     )
+
+
+def test_starting_the_kept_pages_check_loads_neither_the_search_nor_the_sieve():
+    """``runsite build`` starts the check's process before anything else, so that the check's
+    imports run beside the build's: the guard's package and the starter import nothing heavy."""
+    heavy = ["generator.guard.scan", "generator.guard.sieve", "ahocorasick_rs", "numpy"]
+    loaded = subprocess.run(
+        [
+            sys.executable,
+            "-c",
+            f"import sys, generator.guard.kept_check; print([m for m in {heavy!r} if m in sys.modules])",
+        ],
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout
+    assert loaded.strip() == "[]"
