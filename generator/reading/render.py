@@ -32,6 +32,7 @@ from typing import Any
 from generator.reading.facts import Fact, Param, Reading
 from generator.reading.formats import Formats, formats, places
 from generator.reading.locales import Phrases, catalog
+from generator.reading.plurals import plural
 
 OUTPUT_VERSION = 1
 
@@ -65,16 +66,25 @@ def text(reading: Reading, locale: str) -> str:
     return "\n".join(lines) + "\n"
 
 
+COUNTED_BY: dict[str, str] = {"check.denominator_moved": "before"}
+"""The count a fact's phrase turns on where it is not ``count``: the one its noun follows."""
+
+
 def sentence(fact: Fact, phrases: Phrases) -> str:
-    """One fact in the language of ``phrases``."""
+    """One fact in the language of ``phrases``; a phrase with plural forms (``plurals``) in
+    the form its count takes."""
     key = f"fact.{fact.kind}"
-    if f"{key}.one" in phrases:
-        key += ".one" if fact.params["count"] == 1 else ".many"
+    if key in phrases.counted:
+        count = fact.params[COUNTED_BY.get(fact.kind, "count")]
+        assert isinstance(count, int)
+        phrase = plural(phrases, key, count, phrases.language)
+    else:
+        phrase = phrases[key]
     values = shown(fact, formats(phrases.language))
-    if "check" in fact.params and "{where}" in phrases[key]:
+    if "check" in fact.params and "{where}" in phrase:
         where = "where.case" if "case" in fact.params else "where.run"
         values["where"] = phrases[where].format(**values)
-    return phrases[key].format(**values)
+    return phrase.format(**values)
 
 
 MONEY = frozenset({"spent", "cap", "worst"})

@@ -20,6 +20,7 @@ from collections.abc import Iterable, Sequence
 from generator.document.redacted import RedactedRun
 from generator.reading.checks import Check
 from generator.reading.formats import Formats, formats
+from generator.reading.plurals import worded
 from generator.report.labels import REPORT
 from generator.report.page import disclosed
 from generator.report.subject import Subject
@@ -28,7 +29,7 @@ from generator.site.cases import check_rows, tally
 from generator.site.labels import LABELS
 from generator.site.pages import Comparison, Site, comparison_places, side, verdict_counts
 from generator.site.summary import status_of
-from generator.site.writer import run_path
+from generator.site.writer import counts, run_path
 
 GLYPH = {"worse": "▼", "failed": "✗", "unjudged": "?", "passed": "✓"}
 """A status's glyph, as the site's badges show it."""
@@ -122,8 +123,7 @@ def _cut(left_out: int, locale: str) -> list[str]:
     """The line saying how many rows were left out (the longest where ``left_out`` is the
     most that may be), and the blank line after it."""
     r, f = REPORT[locale], formats(locale)
-    said = r["summary.cut.one" if left_out == 1 else "summary.cut"]
-    return [text(said.format(count=f.count(left_out), limit=f.count(LIMIT))), ""]
+    return [text(worded(r, "summary.cut", left_out, f, limit=f.count(LIMIT))), ""]
 
 
 def _alone(subject: Subject, locale: str) -> Parts:
@@ -133,12 +133,12 @@ def _alone(subject: Subject, locale: str) -> Parts:
     status = status_of(failed, errored, subject.worse())
     judged = passed + failed
     rate = f"{f.share(passed / judged)} · " if judged else ""
-    counts = t["summary.counts"].format(passed=passed, failed=failed, errored=errored)
+    said = counts(t, f, passed, failed, errored)
     top, rows = _not_passed(run, locale)
     return [
         _heading(run, status, t[f"status.{status}"], f),
         "",
-        text(rate + counts),
+        text(rate + said),
         "",
         *top,
     ], rows

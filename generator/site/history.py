@@ -9,6 +9,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from generator.reading.formats import needs_seconds
+from generator.reading.plurals import worded
 from generator.site.cases import case_anchor
 from generator.site.charts import Chart, history_axis, history_chart, sparkline
 from generator.site.shell import page_address, placeholder_markdown
@@ -75,7 +76,7 @@ class HistoryPages(Writer):
                     "status": history.status(latest),
                     "rate": self.rate(latest.passing),
                     "trend": sparkline([run.passing for run in recent]),
-                    "trend_label": self.t["home.trend"].format(count=len(recent)),
+                    "trend_label": worded(self.t, "home.trend", len(recent), self.f),
                 }
             )
         rows.sort(key=lambda row: (STATUS_ORDER.index(row["status"]), row["tenant"], row["suite"]))

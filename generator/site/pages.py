@@ -17,6 +17,7 @@ from generator.reading.compare import movements
 from generator.reading.explain import against
 from generator.reading.facts import Reading
 from generator.reading.formats import Formats, change_places, millionths, places_off
+from generator.reading.plurals import worded
 from generator.reading.refusals import refuse_crossing
 from generator.reading.table import Row, Verdict, comparison_rows
 from generator.site.cases import Trajectory, case_matrix, check_rows, step_text, tally, trajectories
@@ -48,9 +49,7 @@ def verdict_counts(
     no row has."""
     counts = Counter(row.verdict for row in rows)
     return [
-        (v, f"{figures.count(n)} {labels[('verdict.' if n == 1 else 'verdicts.') + v]}")
-        for v in VERDICT_ORDER
-        if (n := counts[v])
+        (v, worded(labels, f"verdicts.{v}", n, figures)) for v in VERDICT_ORDER if (n := counts[v])
     ]
 
 
@@ -193,16 +192,11 @@ class Site(HistoryPages):
     def trajectory_figures(self, trajectory: Trajectory) -> str:
         """How many answers took a trajectory, and their time and tokens where recorded."""
         t, f = self.t, self.f
-        one = trajectory.answers == 1
-        said = [
-            t["trajectory.answer" if one else "trajectory.answers"].format(
-                count=f.count(trajectory.answers)
-            )
-        ]
+        said = [worded(t, "trajectory.answers", trajectory.answers, f)]
         if trajectory.latency:
             low, median, high = trajectory.latency
             if low == high:
-                said.append(t["trajectory.latency.one"].format(latency=f.latency(median)))
+                said.append(t["trajectory.latency.single"].format(latency=f.latency(median)))
             else:
                 said.append(
                     t["trajectory.latency"].format(
@@ -259,14 +253,14 @@ class Site(HistoryPages):
         answers = sum(len(case.responses or ()) for case in run.results)
         lines = [t["withheld.reasons"], t["withheld.metadata"]]
         if answers:
-            lines.insert(0, t["withheld.responses"].format(count=answers))
+            lines.insert(0, worded(t, "withheld.responses", answers, self.f))
         if any(r.steps or r.tool_calls for case in run.results for r in case.responses or ()):
             lines.append(t["withheld.arguments"])
         if any(label.startswith("tool #") for case in run.results for label in case.tool_labels()):
             lines.append(t["withheld.tool_names"])
         hidden = [path for path, artifact in run.artifacts.items() if artifact.withheld]
         if hidden:
-            lines.append(t["withheld.artifacts"].format(count=len(hidden)))
+            lines.append(worded(t, "withheld.artifacts", len(hidden), self.f))
         names = sorted({*(run.target_config.withheld or ()), *(run.judge_config.withheld or ())})
         if names:
             lines.append(t["withheld.config"].format(names=", ".join(names)))

@@ -24,8 +24,9 @@ from markupsafe import Markup
 
 from generator.reading import catalog
 from generator.reading.facts import Reading
-from generator.reading.formats import formats
+from generator.reading.formats import Formats, formats
 from generator.reading.locales import against_previous
+from generator.reading.plurals import worded
 from generator.reading.render import sentence
 from generator.site.charts import on_page
 from generator.site.labels import LABELS
@@ -114,6 +115,15 @@ def yaml_title(text: str) -> str:
     return json.dumps(html.escape(text))
 
 
+def counts(
+    labels: Mapping[str, str], figures: Formats, passed: int, failed: int, errored: int
+) -> str:
+    """How many verdicts passed, failed and could not be judged, each count in the form its
+    language gives it: "1 superato, 2 non superati, 0 non giudicati"."""
+    said = (("passed", passed), ("failed", failed), ("errored", errored))
+    return ", ".join(worded(labels, f"summary.{key}", n, figures) for key, n in said)
+
+
 def reading_sections(
     reading: Reading,
     locale: str,
@@ -156,10 +166,15 @@ class Writer:
 
     def _body(self, template: str, path: str, heading: str, **values: Any) -> Body:
         page = self.env.get_template(f"pages/{template}.html")
-        return Body(path, heading, page.render(t=self.t, **values))
+        return Body(path, heading, page.render(t=self.t, counted=self.counted, **values))
 
     def counts(self, passed: int, failed: int, errored: int) -> str:
-        return self.t["summary.counts"].format(passed=passed, failed=failed, errored=errored)
+        """How many verdicts passed, failed and could not be judged (``counts``)."""
+        return counts(self.t, self.f, passed, failed, errored)
+
+    def counted(self, key: str, n: int, **params: str) -> str:
+        """The label ``key`` for the count ``n`` (``plurals.worded``), for a template."""
+        return worded(self.t, key, n, self.f, **params)
 
     def rate(self, passing: float | None) -> str:
         """A pass rate: the share of judged verdicts that passed; nothing when none was."""
