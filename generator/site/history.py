@@ -48,6 +48,18 @@ class SuiteRuns:
         return status_of(run.failed, run.errored, self.worse.get(run.key))
 
 
+SHORT_COMMIT = 12
+"""The characters of a commit's hash a table of runs shows (its exact value one hover away)."""
+
+
+def short_commit(commit: str) -> str:
+    """A commit as a table of runs shows it: its hash cut to ``SHORT_COMMIT`` characters, and
+    ``-dirty`` kept where the code measured had uncommitted changes. Only a hash is ever cut:
+    a label is a sentence, and a cut sentence says something else."""
+    digest = commit.removesuffix("-dirty")
+    return digest[:SHORT_COMMIT] + commit[len(digest) :]
+
+
 def _entry(location: str, title: str, text: str) -> dict[str, str]:
     """An entry of the search index, as the theme reads one: title and text are HTML."""
     return {"location": location, "title": html.escape(title), "text": html.escape(text)}
@@ -127,7 +139,8 @@ class HistoryPages(Writer):
                 "status": history.status(run),
                 "rate": self.rate(run.passing),
                 "summary": self.counts(run.passed, run.failed, run.errored),
-                "commit": (run.git_commit or self.t["fact.no_commit"])[:12],
+                "commit": run.git_commit and short_commit(run.git_commit),
+                "exact_commit": run.git_commit,
                 "config_hash": run.config_hash,
                 "reference": run.key == history.reference,
             }
