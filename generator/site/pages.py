@@ -10,8 +10,10 @@ from typing import Any
 
 from markupsafe import Markup
 
+from generator.document.record import CallTotals
 from generator.document.redacted import RedactedRun
 from generator.reading import NotComparable
+from generator.reading.alone import bill
 from generator.reading.checks import Check
 from generator.reading.compare import movements
 from generator.reading.explain import against
@@ -82,17 +84,14 @@ def side(check: Check | None, digits: int, figures: Formats) -> Side | None:
 class Site(HistoryPages):
     """Renders every page of one language."""
 
-    def cost(self, usage: Any) -> str:
-        """What a side of a run cost: unknown where no call was priced, a floor where some
-        were not."""
-        if usage.counted == 0:
+    def cost(self, usage: CallTotals) -> str:
+        """What a side of a run cost, as its reading says (``alone.bill``): nothing for no
+        call, a floor where some calls went unpriced, unknown where nothing was on record."""
+        known = bill(usage)
+        if known == "unknown":
             return self.f.unknown
         spent = self.f.money(usage.spent_usd)
-        if usage.counted < usage.calls:
-            return self.t["fact.cost_partial"].format(
-                money=spent, counted=self.f.count(usage.counted), calls=self.f.count(usage.calls)
-            )
-        return spent
+        return self.t["fact.cost_partial"].format(money=spent) if known == "floor" else spent
 
     def run(
         self, run: RedactedRun, previous: str | None, reference: str | None, worse: int | None
