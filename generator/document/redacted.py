@@ -192,6 +192,18 @@ class RedactedConfig(ConfigParts):
     model_config = ConfigDict(extra="forbid")
 
 
+class Withheld(Sealed):
+    """How much payload the redaction took out where nothing else in the redacted run says
+    so: counts, never what was counted, so a page names only what its run had."""
+
+    reasons: Count
+    """Verdicts (of cases and of the whole run) that gave a reason."""
+    set_aside: Count
+    """Cases set aside with a reason."""
+    run_metadata: Count
+    """Keys of the run's metadata the disclosure does not name."""
+
+
 class RedactedRun(RunHeader):
     """A run as it may be published."""
 
@@ -205,6 +217,31 @@ class RedactedRun(RunHeader):
     artifacts: dict[Shown, RedactedArtifact]
     target_config: RedactedConfig
     judge_config: RedactedConfig
+    withheld: Withheld | None = None
+    """What was taken out; absent from a redacted document written before it was counted."""
+
+    def released(self) -> Disclosure:
+        """What of its disclosure this run holds: the names a disclosure gives are of items any
+        run may hold, and a page says what this one released (run annotations it has, check
+        details one of its verdicts gives as text, files whose text it carries, tools it
+        called)."""
+        shown = self.disclosure
+        verdicts = [*(v for case in self.results for v in case.verdicts), *self.aggregate]
+        details = {k for v in verdicts for k, value in v.metadata.items() if not travels(value)}
+        labels = {label for case in self.results for label in case.tool_labels()}
+        names: bool | list[str] = bool(labels)
+        if shown.tool_names is not True:
+            names = [name for name in shown.tool_names or () if name in labels] or False
+        return Disclosure(
+            run_metadata=[key for key in shown.run_metadata if key in self.metadata],
+            score_metadata=[key for key in shown.score_metadata if key in details],
+            artifacts=[
+                path
+                for path in shown.artifacts
+                if path in self.artifacts and self.artifacts[path].text is not None
+            ],
+            tool_names=names,
+        )
 
     @model_validator(mode="after")
     def _nothing_undisclosed(self) -> Self:

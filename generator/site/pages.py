@@ -247,19 +247,29 @@ class Site(HistoryPages):
         return facts
 
     def withheld(self, run: RedactedRun) -> list[str]:
-        """What the page does not show, named so a reader knows it exists."""
-        t = self.t
+        """What the page does not show, named so a reader knows it exists: only what this run
+        has, counted where the redaction counted it (``RedactedRun.withheld``)."""
+        t, f = self.t, self.f
         answers = sum(len(case.responses or ()) for case in run.results)
-        lines = [t["withheld.reasons"], t["withheld.metadata"]]
-        if answers:
-            lines.insert(0, worded(t, "withheld.responses", answers, self.f))
-        if any(r.steps or r.tool_calls for case in run.results for r in case.responses or ()):
+        lines = [worded(t, "withheld.responses", answers, f)] if answers else []
+        if (counted := run.withheld) is not None:
+            lines += [
+                worded(t, f"withheld.{key}", n, f)
+                for key, n in (
+                    ("reasons", counted.reasons),
+                    ("set_aside", counted.set_aside),
+                    ("metadata", counted.run_metadata),
+                )
+                if n
+            ]
+        responses = [r for case in run.results for r in case.responses or ()]
+        if any(r.tool_calls or any(s.actor == "tool" for s in r.steps or ()) for r in responses):
             lines.append(t["withheld.arguments"])
         if any(label.startswith("tool #") for case in run.results for label in case.tool_labels()):
             lines.append(t["withheld.tool_names"])
         hidden = [path for path, artifact in run.artifacts.items() if artifact.withheld]
         if hidden:
-            lines.append(worded(t, "withheld.artifacts", len(hidden), self.f))
+            lines.append(worded(t, "withheld.artifacts", len(hidden), f))
         names = sorted({*(run.target_config.withheld or ()), *(run.judge_config.withheld or ())})
         if names:
             lines.append(t["withheld.config"].format(names=", ".join(names)))
@@ -268,9 +278,10 @@ class Site(HistoryPages):
     def released(
         self, run: RedactedRun, said: Callable[[str], str] = str, named: Callable[[str], str] = str
     ) -> list[str]:
-        """What the disclosure released on this page: its words as ``said`` writes them, and
-        each name as ``named`` does (a Markdown summary's, in code)."""
-        t, d = self.t, run.disclosure
+        """What the disclosure released on this page, of what this run holds
+        (``RedactedRun.released``): its words as ``said`` writes them, and each name as
+        ``named`` does (a Markdown summary's, in code)."""
+        t, d = self.t, run.released()
 
         def listed(label: str, names: Sequence[str]) -> str:
             return said(t[label]).format(names=", ".join(map(named, names)))

@@ -14,16 +14,21 @@ from typing import Any
 
 import pytest
 
-from generator.document.redacted import RedactedRun
+from generator.document.codec import read_run
+from generator.document.model import Run
+from generator.document.redact import redact
+from generator.document.redacted import Disclosure, RedactedRun
+from generator.files import read_document
 from generator.reading import as_json, explain
 from generator.reading.alone import bill
 from generator.reading.formats import formats
+from generator.reading.plurals import worded
 from generator.site.build import environment
 from generator.site.history import SHORT_COMMIT, SuiteRuns
 from generator.site.labels import LABELS, LOCALES
 from generator.site.pages import Site
 from generator.site.summary import summarise
-from tests._helpers import a_corpus_run
+from tests._helpers import a_corpus_run, a_planted_run
 from tests.conftest import CORPUS
 from tests.suite._suites import write_suite
 
@@ -128,3 +133,106 @@ def test_a_replayed_runs_report_and_its_reading_agree_that_no_call_to_the_target
         assert found is not None
         assert html.unescape(found[1]) == _usage(facts, locale)
         assert f"{LABELS[locale]['fact.target']}: 0 · {formats(locale).money(0.0)};" in found[1]
+
+
+@cache
+def documents() -> tuple[Run, ...]:
+    """The demo's runs, every digline document of the corpus and a run with payload in every
+    field, as read and migrated: what each held before redaction."""
+    paths = sorted((REPOSITORY / "runs").rglob("*.json")) + sorted(
+        (CORPUS / "digline").glob("*.json")
+    )
+    planted = read_run(json.dumps(a_planted_run()).encode()).run
+    return (*(read_document(path).run for path in paths), planted)
+
+
+@pytest.mark.parametrize("locale", LOCALES)
+def test_a_run_page_names_as_withheld_only_what_its_run_held(locale: str):
+    t, f = LABELS[locale], formats(locale)
+    said = {"reasons": 0, "set_aside": 0, "metadata": 0, "arguments": 0}
+    for full in documents():
+        run = redact(full, Disclosure(run_metadata=["ticket"]))
+        lines = site(locale).withheld(run)
+        verdicts = [*(v for case in full.results for v in case.verdicts), *full.aggregate]
+        held = {
+            "reasons": sum(v.reason is not None for v in verdicts),
+            "set_aside": sum(case.suspended_reason is not None for case in full.results),
+            "metadata": sum(key != "ticket" for key in full.metadata),
+        }
+        for key, count in held.items():
+            line = worded(t, f"withheld.{key}", count, f) if count else None
+            forms = [t[f"withheld.{key}.{form}"].split("{count}")[-1] for form in ("one", "other")]
+            found = [said for said in lines if said.endswith(tuple(forms))]
+            assert found == ([line] if line else []), (run.key, key)
+            said[key] += bool(count)
+        calls = [
+            step
+            for case in full.results
+            for response in case.responses or ()
+            for step in [*(response.tool_calls or ()), *(response.steps or ())]
+            if not hasattr(step, "actor") or step.actor == "tool"
+        ]
+        assert (t["withheld.arguments"] in lines) == bool(calls), run.key
+        said["arguments"] += bool(calls)
+    assert all(said.values()), said  # each line is said of some run, and not of others
+
+
+def _released_as_shown(released: dict[str, Any], locale: str) -> list[str]:
+    """What ``runsite show --json`` says a run released, in the words of the run's page."""
+    t = LABELS[locale]
+    labels = {
+        "run_metadata": "released.run_metadata",
+        "score_metadata": "released.score_metadata",
+        "artifacts": "released.artifacts",
+        "tool_names": "released.tool_names",
+    }
+    return [
+        t["released.tool_names.all"] if names is True else t[label].format(names=", ".join(names))
+        for key, label in labels.items()
+        if (names := released[key])
+    ]
+
+
+def test_show_and_the_report_release_the_same_items_and_only_those_the_run_holds(
+    runsite, archive, tmp_path
+):
+    config = archive / "runsite.toml"
+    config.write_text(
+        config.read_text()
+        + 'run_metadata = ["ticket", "release"]\nscore_metadata = ["unit", "note"]\n'
+        + 'artifacts = ["prompts/system.txt", "policy.md", "absent.md"]\n'
+        + 'tool_names = ["lookup_order", "refund", "search"]\n',
+        encoding="utf-8",
+    )
+    incoming = tmp_path / "planted.json"
+    incoming.write_text(json.dumps(a_planted_run() | {"suite": "planted"}), encoding="utf-8")
+    imported = runsite("import", "--root", str(archive), str(REPOSITORY / "runs"), str(incoming))
+    assert imported.exit_code == 0, imported.output
+    listed = json.loads(runsite("list", "--json", "--root", str(archive)).stdout)
+    released: dict[str, Any] = {}
+    reported: set[str] = set()
+    for entry in listed:
+        shown = json.loads(runsite("show", entry["key"], "--json", "--root", str(archive)).stdout)
+        released[entry["suite"]] = shown["released"]
+        text = runsite("show", entry["key"], "--root", str(archive)).stdout
+        for key, names in shown["released"].items():
+            assert (f"{key}: " in text) == bool(names), (entry["key"], key)
+        if entry["suite"] in reported:
+            continue  # a report of each suite's latest run
+        reported.add(entry["suite"])
+        for locale in LOCALES:
+            report = runsite("report", entry["key"], "--locale", locale, "--root", str(archive))
+            items = report.stdout.split('<ul class="runsite-released">', 1)[1].split("</ul>")[0]
+            lines = [html.unescape(item.strip()) for item in items.split("<li>")[1:]]
+            expected = _released_as_shown(shown["released"], locale)
+            assert lines == (expected or [LABELS[locale]["run.released.none"]]), entry["key"]
+    assert released["expense-triage"] == {
+        "run_metadata": [],
+        "score_metadata": [],
+        "artifacts": [],
+        "tool_names": False,
+    }
+    assert released["refund-agent"]["tool_names"] == ["lookup_order", "refund"]
+    assert released["refund-agent"]["artifacts"] == ["policy.md"]
+    assert released["planted"]["run_metadata"] == ["ticket"]
+    assert released["planted"]["score_metadata"] == ["unit"]
