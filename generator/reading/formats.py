@@ -11,7 +11,9 @@ The rules:
   of decimals where they are read together, a sentence or a table column: ``places``. Two by
   default; more when a tolerance is finer (0.001 needs three; 0.05 and 0.1 need two); and more
   again, up to the six a document stores, until every two different stored values print
-  differently and a change that is not zero does not print as zero. Rounding is half up.
+  differently, a change that is not zero does not print as zero, and a change printed with
+  its two sides is their difference as printed and compares with its tolerance as it does
+  (``agreeing_places``). Rounding is half up.
 - **Settings** (a tolerance, a configured fraction) are declared figures: every digit they
   have, no more.
 - **Shares** are percentages, whole unless that would print 0 % or 100 % for a share that is
@@ -173,6 +175,31 @@ def change_places(changes: Iterable[float], places: int) -> int:
     while places < PRECISION and any(at_places(m, places) == 0 for m in moved):
         places += 1
     return places
+
+
+Move = tuple[int, int, int, int | None]
+"""A change read with its two sides, in millionths: earlier, later, the change, and the
+tolerance it is set against (None where its sentence or row sets it against none)."""
+
+
+def agreeing_places(moves: Iterable[Move], places: int) -> int:
+    """``places``, or more (up to six, where every figure is exact), until each move is true
+    as read: its later side less its earlier, as printed, is its change as printed, and its
+    change as printed is within its tolerance or beyond it as the change is. Each side rounded
+    on its own can make a sentence false (0.622455 to 0.565751 read at two places is 0.62 to
+    0.57, a change of 0.05 printed -0.06, "more than its tolerance of 0.05")."""
+    found = list(moves)
+    while places < PRECISION and not all(_agrees(move, places) for move in found):
+        places += 1
+    return places
+
+
+def _agrees(move: Move, places: int) -> bool:
+    before, now, change, tolerance = move
+    shown = at_places(change, places)
+    if at_places(now, places) - at_places(before, places) != shown:
+        return False
+    return tolerance is None or (abs(shown) <= tolerance) == (abs(change) <= tolerance)
 
 
 def exact(value: float) -> str:

@@ -30,7 +30,14 @@ from __future__ import annotations
 from typing import Any
 
 from generator.reading.facts import Fact, Param, Reading
-from generator.reading.formats import Formats, formats, places
+from generator.reading.formats import (
+    Formats,
+    Move,
+    agreeing_places,
+    formats,
+    millionths,
+    places,
+)
 from generator.reading.locales import Phrases, catalog
 from generator.reading.plurals import plural
 
@@ -114,6 +121,8 @@ def shown(fact: Fact, figures: Formats) -> dict[str, str]:
         tolerance if isinstance(tolerance, float) else None,
         [v for v in changes if isinstance(v, float)],
     )
+    if moved := moves(params):
+        decimals = agreeing_places(moved, decimals)
     values: dict[str, str] = {}
     for name, value in params.items():
         if isinstance(value, str):
@@ -129,6 +138,24 @@ def shown(fact: Fact, figures: Formats) -> dict[str, str]:
         else:
             values[name] = figures.score(value, decimals)
     return values
+
+
+SIDES = (("before", "now", "delta"), ("left", "right", "gap"))
+"""The parameters of a fact that reads a change with its two sides: the earlier, the later, and
+their difference (``gap`` unsigned)."""
+
+
+def moves(params: dict[str, Param]) -> list[Move]:
+    """The change a fact reads with its two sides, in millionths, and the tolerance it sets it
+    against (``formats.agreeing_places``); none where the fact reads no such change."""
+    tolerance = params.get("tolerance")
+    limit = None if isinstance(tolerance, (str, type(None))) else millionths(tolerance)
+    for earlier, later, change in SIDES:
+        before, now, moved = params.get(earlier), params.get(later), params.get(change)
+        if isinstance(before, float) and isinstance(now, float) and isinstance(moved, float):
+            size = millionths(abs(moved))
+            return [(millionths(before), millionths(now), size if now >= before else -size, limit)]
+    return []
 
 
 def as_configured(value: Param, figures: Formats) -> str:
