@@ -128,7 +128,7 @@ def case_rows(
 ) -> Markup:
     """The rows of a run page's case grid of ``width`` checks, in the language of ``labels``
     and ``figures``."""
-    suspended = f'<td colspan="{width}">{escape(labels["status.suspended"])}'
+    suspended = f'<td class=s colspan="{width}">{escape(labels["status.suspended"])}'
 
     def cell(shown: Cell | None) -> str:
         if shown is None:

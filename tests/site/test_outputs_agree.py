@@ -236,3 +236,28 @@ def test_show_and_the_report_release_the_same_items_and_only_those_the_run_holds
     assert released["refund-agent"]["artifacts"] == ["policy.md"]
     assert released["planted"]["run_metadata"] == ["ticket"]
     assert released["planted"]["score_metadata"] == ["unit"]
+
+
+def test_a_case_grid_leaves_unmarked_only_the_cells_of_checks_that_passed():
+    # The style marks an unmarked cell passed (✓), so a cell of a case set aside is marked.
+    set_aside = 0
+    for run in runs():
+        body = site("en").run(run, None, None, None).html
+        grid = body.split('<div class="runsite-matrix">', 1)[1].split("</tbody>", 1)[0]
+        rows = grid.split("<tbody>\n", 1)[1].splitlines()
+        for line, case in zip(rows, run.results, strict=True):
+            cells = line.split("<td")[1:]
+            if case.suspended:
+                assert cells == [f' class=s colspan="{_width(body)}">set aside']
+                set_aside += 1
+                continue
+            statuses = {v.assertion: v.status for v in case.verdicts}
+            unmarked = sum(cell.startswith(">") for cell in cells)
+            assert unmarked <= sum(status == "pass" for status in statuses.values()), run.key
+    assert set_aside > 0
+
+
+def _width(body: str) -> int:
+    """The checks a run page's case grid has a column for."""
+    head = body.split('<div class="runsite-matrix">', 1)[1].split("</thead>", 1)[0]
+    return head.count("<th>") - 1
