@@ -7,6 +7,7 @@ from __future__ import annotations
 import functools
 import http.server
 import json
+import re
 import threading
 
 import pytest
@@ -299,3 +300,25 @@ def test_a_set_aside_case_reads_set_aside_and_never_passed_on_the_page_and_in_th
     set_aside = LABELS[language]["status.suspended"]
     assert ["set-aside", [f"– {set_aside}"]] in page
     assert any(cell.endswith(" ✓") for _, cells in page for cell in cells)  # a pass is marked
+
+
+@pytest.mark.parametrize("language", ["en", "it"])
+def test_a_charts_axes_write_numbers_with_the_separators_of_the_pages_tables(
+    built, served, browser, language
+):
+    prefix = "" if language == "en" else "/it"
+    run = first(built, "runs/acme/support")
+    ticks = []
+    for path in ("/suites/acme/support/", f"/runs/acme/support/{run}/"):
+        visit = Visit(browser, f"{served}{prefix}{path}")
+        try:
+            visit.charts_drawn()
+            ticks += visit.page.locator(".xtick text, .ytick text").evaluate_all(
+                "texts => texts.map(t => t.textContent)"
+            )
+        finally:
+            visit.close()
+    written = formats(language).score(0.2, 1)  # 0.2, 0,2: as the page's tables write it
+    fractions = {tick for tick in ticks if re.fullmatch(r"0[.,]\d+", tick)}
+    assert written in fractions
+    assert {tick[1] for tick in fractions} == {written[1]}
