@@ -1,14 +1,15 @@
 """A change printed with its two sides is true as read: the later side less the earlier, as
 printed, is the change as printed, and the change as printed is within its tolerance or beyond
 it as the stored change is. In the reading's sentences, in a comparison page's table and in the
-report's Markdown, which share the rule (``formats.agreeing_places``)."""
+report's Markdown, which share the rule (``formats.agreeing_places``; the table's rows are held
+to it in tests/site/test_tables.py)."""
 
 from __future__ import annotations
 
 from decimal import Decimal
 from pathlib import Path
 
-from hypothesis import HealthCheck, given, settings
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from generator.document.numbers import at_precision
@@ -18,9 +19,7 @@ from generator.reading.facts import Fact, fact
 from generator.reading.formats import formats
 from generator.reading.render import SIDES, shown
 from generator.site.labels import LOCALES
-from generator.site.pages import comparison, side
 from tests._helpers import a_corpus_run
-from tests._strategies import run_pairs
 from tests.conftest import CORPUS
 
 REPOSITORY = Path(__file__).resolve().parents[2]
@@ -136,25 +135,3 @@ def test_a_diffs_gap_is_its_sides_difference_as_printed(left, right):
     said = fact("checks", "diff.favours_left", check="c", left=left, right=right, gap=gap)
     for locale in LOCALES:
         assert sentence_is_true(said, locale)
-
-
-@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(pair=run_pairs())
-def test_a_comparison_tables_change_is_its_sides_difference_as_printed(
-    pair: tuple[RedactedRun, RedactedRun],
-):
-    # The site's table and the report's Markdown write a row as ``side`` and ``Formats.change``
-    # do at the check's decimals (held to it by tests/site/test_tables.py).
-    now, before = pair
-    compared = comparison(now, before)
-    for row in compared.rows:
-        if row.delta is None or row.before is None or row.now is None:
-            continue
-        digits = compared.places[row.check]
-        for locale in LOCALES:
-            f = formats(locale)
-            was, score = side(row.before, digits, f), side(row.now, digits, f)
-            assert was is not None and score is not None
-            change = f.change(row.delta, digits)
-            tolerance = row.now.verdict.tolerance
-            assert true_as_read(was.score, score.score, change, tolerance, row.delta, locale)
