@@ -12,7 +12,13 @@ from dataclasses import dataclass
 
 from generator.account.charts import CompareChart, compare_charts
 from generator.account.movements import Movement, movements
-from generator.account.places import change_places, millionths, places_off
+from generator.account.places import (
+    Move,
+    agreeing_places,
+    change_places,
+    millionths,
+    places_off,
+)
 from generator.account.rows import Row, Verdict, comparison_rows
 from generator.document.redacted import RedactedRun
 
@@ -60,19 +66,27 @@ def comparison_of(run: RedactedRun, other: RedactedRun) -> Comparison:
 
 def comparison_places(rows: Sequence[Row]) -> dict[str, int]:
     """Decimals for each check of a comparison: as its tolerance needs, more where a score
-    would read as its threshold or a change as none."""
-    found: dict[str, tuple[list[int | None], int, float | None, list[float]]] = {}
+    would read as its threshold, a change as none, or a row's change as other than its two
+    scores' difference as printed or on the other side of its tolerance
+    (``places.agreeing_places``), as the reading's sentences are."""
+    found: dict[str, tuple[list[int | None], int, float | None, list[float], list[Move]]] = {}
     for row in rows:
         for side in (row.before, row.now):
             if side is not None:
                 if row.check not in found:
                     verdict = side.verdict
                     limit = millionths(verdict.threshold)
-                    found[row.check] = ([], limit, verdict.tolerance or None, [])
+                    found[row.check] = ([], limit, verdict.tolerance or None, [], [])
                 found[row.check][0].extend(side.figures)
         if row.delta is not None:
             found[row.check][3].append(row.delta)
+            before, now = row.before, row.now
+            if before is not None and now is not None:
+                (was, *_), (score, *_) = before.figures, now.figures
+                if was is not None and score is not None:
+                    limit = millionths(now.verdict.tolerance)
+                    found[row.check][4].append((was, score, millionths(row.delta), limit))
     return {
-        check: change_places(changes, places_off(figures, threshold, tolerance))
-        for check, (figures, threshold, tolerance, changes) in found.items()
+        check: agreeing_places(moved, change_places(changes, places_off(figures, limit, spread)))
+        for check, (figures, limit, spread, changes, moved) in found.items()
     }

@@ -125,3 +125,28 @@ def change_places(changes: Iterable[float], places: int) -> int:
     while places < PRECISION and any(at_places(m, places) == 0 for m in moved):
         places += 1
     return places
+
+
+Move = tuple[int, int, int, int | None]
+"""A change read with its two sides, in millionths: earlier, later, the change, and the
+tolerance it is set against (None where its sentence or row sets it against none)."""
+
+
+def agreeing_places(moves: Iterable[Move], places: int) -> int:
+    """``places``, or more (up to six, where every figure is exact), until each move is true
+    as read: its later side less its earlier, as printed, is its change as printed, and its
+    change as printed is within its tolerance or beyond it as the change is. Each side rounded
+    on its own can make a sentence false (0.622455 to 0.565751 read at two places is 0.62 to
+    0.57, a change of 0.05 printed -0.06, "more than its tolerance of 0.05")."""
+    found = list(moves)
+    while places < PRECISION and not all(_agrees(move, places) for move in found):
+        places += 1
+    return places
+
+
+def _agrees(move: Move, places: int) -> bool:
+    before, now, change, tolerance = move
+    shown = at_places(change, places)
+    if at_places(now, places) - at_places(before, places) != shown:
+        return False
+    return tolerance is None or (abs(shown) <= tolerance) == (abs(change) <= tolerance)

@@ -66,6 +66,7 @@ def summary(shown: Shown) -> dict[str, Any]:
         "aggregate": _tally(counted(redacted.aggregate)),
         "checks": [{"check": name, **_tally(counts)} for name, counts in checks],
         "disclosure": redacted.disclosure.model_dump(mode="json"),
+        "released": redacted.released().model_dump(mode="json"),
     }
 
 
@@ -85,7 +86,7 @@ def summary_lines(facts: dict[str, Any]) -> list[str]:
         f"aggregate    {_counts(facts['aggregate'])}",
     ]
     lines += [f"  {check['check']}: {_counts(check)}" for check in facts["checks"]]
-    released = {key: value for key, value in facts["disclosure"].items() if value}
+    released = {key: value for key, value in facts["released"].items() if value}
     shown = "; ".join(f"{key}: {_named(value)}" for key, value in released.items())
     lines.append(f"released     {shown or 'nothing beyond what always travels'}")
     return lines

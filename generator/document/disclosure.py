@@ -1,5 +1,6 @@
-"""What a team releases beyond what always travels: the disclosure, declared in
-``runsite.toml``, and the rule by which a metadata value travels on its own merit."""
+"""What crosses the boundary and what stays behind: the disclosure a team declares in
+``runsite.toml``, the rule by which a metadata value travels on its own merit, and the counts
+of what a redaction withheld."""
 
 from __future__ import annotations
 
@@ -8,7 +9,7 @@ from collections.abc import Collection
 from pydantic import Field, JsonValue
 
 from generator.document.record import Sealed
-from generator.document.values import Name
+from generator.document.values import Count, Name
 
 
 def travels(value: JsonValue) -> bool:
@@ -70,3 +71,15 @@ class Disclosure(Sealed):
 
 NOTHING = Disclosure()
 """The default disclosure: nothing beyond what always travels."""
+
+
+class Withheld(Sealed):
+    """How much payload the redaction took out where nothing else in the redacted run says
+    so: counts, never what was counted, so a page names only what its run had."""
+
+    reasons: Count
+    """Verdicts (of cases and of the whole run) that gave a reason."""
+    set_aside: Count
+    """Cases set aside with a reason."""
+    run_metadata: Count
+    """Keys of the run's metadata the disclosure does not name."""

@@ -11,14 +11,14 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
 
-from generator.document.disclosure import Disclosure
+from generator.document.disclosure import Disclosure, Withheld
 from generator.document.model import Run
 from generator.document.record import PERIMETER, PRICED_WITH_PERIMETER, SETTINGS, Record
 
 
 def _declared() -> frozenset[str]:
     found: set[str] = set()
-    models: list[type[Record]] = [Run, Disclosure, Record]
+    models: list[type[Record]] = [Run, Disclosure, Withheld, Record]
     while models:
         model = models.pop()
         found |= model.model_fields.keys()
@@ -26,7 +26,7 @@ def _declared() -> frozenset[str]:
     return frozenset(found | REDACTED_ONLY | SETTINGS.keys() | PERIMETER | PRICED_WITH_PERIMETER)
 
 
-REDACTED_ONLY = frozenset({"disclosure"})
+REDACTED_ONLY = frozenset({"disclosure", "withheld"})
 """The keys a redacted run declares and a full run does not. Named here because this module sits
 beneath ``redacted`` (whose checks name keys through it); a test holds the two to each other."""
 

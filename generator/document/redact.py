@@ -49,7 +49,26 @@ def redact(run: Run | RedactedRun, disclosure: Disclosure = NOTHING) -> Redacted
         "target_config": _config(run.target_config),
         "judge_config": _config(run.judge_config),
     }
+    withheld = _withheld(run, disclosure)
+    if withheld is not None:
+        doc["withheld"] = withheld
     return RedactedRun.model_validate(doc)
+
+
+def _withheld(run: Run | RedactedRun, disclosure: Disclosure) -> dict[str, int] | None:
+    """How much payload is taken out, counted: a redacted run narrowed adds the run metadata
+    it drops to what was counted when it was made (unknown if that was not counted)."""
+    dropped = sum(1 for key in run.metadata if key not in disclosure.run_metadata)
+    if isinstance(run, RedactedRun):
+        if run.withheld is None:
+            return None
+        return {**run.withheld.model_dump(), "run_metadata": run.withheld.run_metadata + dropped}
+    verdicts = [*(v for case in run.results for v in case.verdicts), *run.aggregate]
+    return {
+        "reasons": sum(1 for v in verdicts if v.reason is not None),
+        "set_aside": sum(1 for case in run.results if case.suspended_reason is not None),
+        "run_metadata": dropped,
+    }
 
 
 def _kept(record: Any, keys: tuple[str, ...]) -> dict[str, Any]:

@@ -20,7 +20,7 @@ from typing import Any, Literal, Self
 
 from pydantic import ConfigDict, model_validator
 
-from generator.document.disclosure import Disclosure, all_travel
+from generator.document.disclosure import Disclosure, Withheld, all_travel, travels
 from generator.document.keys import steps
 from generator.document.record import (
     Calibration,
@@ -145,6 +145,31 @@ class RedactedRun(RunHeader):
     artifacts: dict[Shown, RedactedArtifact]
     target_config: RedactedConfig
     judge_config: RedactedConfig
+    withheld: Withheld | None = None
+    """What was taken out; absent from a redacted document written before it was counted."""
+
+    def released(self) -> Disclosure:
+        """What of its disclosure this run holds: the names a disclosure gives are of items any
+        run may hold, and a page says what this one released (run annotations it has, check
+        details one of its verdicts gives as text, files whose text it carries, tools it
+        called)."""
+        shown = self.disclosure
+        verdicts = [*(v for case in self.results for v in case.verdicts), *self.aggregate]
+        details = {k for v in verdicts for k, value in v.metadata.items() if not travels(value)}
+        labels = {label for case in self.results for label in case.tool_labels()}
+        names: bool | list[str] = bool(labels)
+        if shown.tool_names is not True:
+            names = [name for name in shown.tool_names or () if name in labels] or False
+        return Disclosure(
+            run_metadata=[key for key in shown.run_metadata if key in self.metadata],
+            score_metadata=[key for key in shown.score_metadata if key in details],
+            artifacts=[
+                path
+                for path in shown.artifacts
+                if path in self.artifacts and self.artifacts[path].text is not None
+            ],
+            tool_names=names,
+        )
 
     @model_validator(mode="after")
     def _nothing_undisclosed(self) -> Self:

@@ -7,6 +7,8 @@ or more for each of a run's checks) are found once per run, for its page and eve
 
 from __future__ import annotations
 
+from typing import Literal
+
 from generator.account.checks import Check, checks_of
 from generator.account.memo import once_per_run
 from generator.account.samples import directions, exceedance, on_the_line
@@ -77,17 +79,34 @@ _UNPRICED: dict[str, tuple[Kind, Kind]] = {
 }
 
 
+Bill = Literal["spent", "floor", "unknown"]
+"""What is known of what one side's calls cost (``bill``)."""
+
+
+def bill(totals: CallTotals) -> Bill:
+    """What is known of what one side's calls cost, which the reading and the run page's
+    header both say: all of it (``spent``), as where every call reported its cost, or where
+    no call was made, since no call costs nothing; a ``floor`` where calls are known to have
+    gone unpriced and some cost is on record; ``unknown`` where they have and none above zero
+    is (a bill of 0 that leaves calls out is no figure)."""
+    if totals.every_cost_known is not False or not totals.calls:
+        return "spent"
+    return "floor" if totals.spent_usd else "unknown"
+
+
 def unpriced(run: RedactedRun) -> list[Fact]:
-    """Sides whose bill is known to leave calls out: what is on record, or, when nothing above
-    zero is, that the cost is unknown (a bill of 0 that leaves calls out is no figure)."""
+    """Sides whose bill is known to leave calls out (``bill``): what is on record, or that the
+    cost is unknown."""
     if run.usage is None:
         return []
     found = []
     for side, totals in (("target", run.usage.target), ("judge", run.usage.judge)):
         partial, unknown = _UNPRICED[side]
-        if totals.every_cost_known is False:
-            spent = totals.spent_usd
-            found.append(fact("ran", partial, spent=spent) if spent else fact("ran", unknown))
+        known = bill(totals)
+        if known == "floor":
+            found.append(fact("ran", partial, spent=totals.spent_usd))
+        elif known == "unknown":
+            found.append(fact("ran", unknown))
     return found
 
 
@@ -159,7 +178,7 @@ def _spent(side: str, totals: CallTotals) -> Fact:
     """A side's calls and what they cost; only the calls when the cost is not known in full
     (``unpriced`` says what is on record)."""
     spent, calls = _SPENT[side]
-    if totals.every_cost_known is False:
+    if bill(totals) != "spent":
         return fact("setup", calls, calls=totals.calls)
     return fact("setup", spent, calls=totals.calls, spent=totals.spent_usd)
 

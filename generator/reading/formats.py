@@ -11,7 +11,9 @@ The rules:
   of decimals where they are read together, a sentence or a table column: ``places``. Two by
   default; more when a tolerance is finer (0.001 needs three; 0.05 and 0.1 need two); and more
   again, up to the six a document stores, until every two different stored values print
-  differently and a change that is not zero does not print as zero. Rounding is half up.
+  differently, a change that is not zero does not print as zero, and a change printed with
+  its two sides is their difference as printed and compares with its tolerance as it does
+  (``agreeing_places``). Rounding is half up.
 - **Settings** (a tolerance, a configured fraction) are declared figures: every digit they
   have, no more.
 - **Shares** are percentages, whole unless that would print 0 % or 100 % for a share that is

@@ -29,10 +29,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from generator.account.places import places
+from generator.account.places import Move, agreeing_places, millionths, places
 from generator.reading.facts import Fact, Param, Reading
 from generator.reading.formats import Formats, formats
 from generator.reading.locales import Phrases, catalog
+from generator.reading.plurals import plural
 
 OUTPUT_VERSION = 1
 
@@ -66,16 +67,25 @@ def text(reading: Reading, locale: str) -> str:
     return "\n".join(lines) + "\n"
 
 
+COUNTED_BY: dict[str, str] = {"check.denominator_moved": "before"}
+"""The count a fact's phrase turns on where it is not ``count``: the one its noun follows."""
+
+
 def sentence(fact: Fact, phrases: Phrases) -> str:
-    """One fact in the language of ``phrases``."""
+    """One fact in the language of ``phrases``; a phrase with plural forms (``plurals``) in
+    the form its count takes."""
     key = f"fact.{fact.kind}"
-    if f"{key}.one" in phrases:
-        key += ".one" if fact.params["count"] == 1 else ".many"
+    if key in phrases.counted:
+        count = fact.params[COUNTED_BY.get(fact.kind, "count")]
+        assert isinstance(count, int)
+        phrase = plural(phrases, key, count, phrases.language)
+    else:
+        phrase = phrases[key]
     values = shown(fact, formats(phrases.language))
-    if "check" in fact.params and "{where}" in phrases[key]:
+    if "check" in fact.params and "{where}" in phrase:
         where = "where.case" if "case" in fact.params else "where.run"
         values["where"] = phrases[where].format(**values)
-    return phrases[key].format(**values)
+    return phrase.format(**values)
 
 
 MONEY = frozenset({"spent", "cap", "worst"})
@@ -105,6 +115,8 @@ def shown(fact: Fact, figures: Formats) -> dict[str, str]:
         tolerance if isinstance(tolerance, float) else None,
         [v for v in changes if isinstance(v, float)],
     )
+    if moved := moves(params):
+        decimals = agreeing_places(moved, decimals)
     values: dict[str, str] = {}
     for name, value in params.items():
         if isinstance(value, str):
@@ -120,6 +132,24 @@ def shown(fact: Fact, figures: Formats) -> dict[str, str]:
         else:
             values[name] = figures.score(value, decimals)
     return values
+
+
+SIDES = (("before", "now", "delta"), ("left", "right", "gap"))
+"""The parameters of a fact that reads a change with its two sides: the earlier, the later, and
+their difference (``gap`` unsigned)."""
+
+
+def moves(params: dict[str, Param]) -> list[Move]:
+    """The change a fact reads with its two sides, in millionths, and the tolerance it sets it
+    against (``formats.agreeing_places``); none where the fact reads no such change."""
+    tolerance = params.get("tolerance")
+    limit = None if isinstance(tolerance, (str, type(None))) else millionths(tolerance)
+    for earlier, later, change in SIDES:
+        before, now, moved = params.get(earlier), params.get(later), params.get(change)
+        if isinstance(before, float) and isinstance(now, float) and isinstance(moved, float):
+            size = millionths(abs(moved))
+            return [(millionths(before), millionths(now), size if now >= before else -size, limit)]
+    return []
 
 
 def as_configured(value: Param, figures: Formats) -> str:

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 EN: dict[str, str] = {
     "report.name": "Report",
-    "report.redacted.one": "Made from the redacted run only.",
-    "report.redacted.two": "Made from the redacted runs only.",
+    "report.redacted.run": "Made from the redacted run only.",
+    "report.redacted.runs": "Made from the redacted runs only.",
     "report.disclosure": "Disclosure ({source}): {released}",
     "report.source": "runsite.toml of the archive",
     "report.withheld_below": "What it does not show is listed at the end.",
@@ -17,14 +17,14 @@ EN: dict[str, str] = {
     "summary.all_passed": "Every check passed.",
     "summary.run_page": "This run on the site",
     "summary.diff_page": "This comparison on the site",
-    "summary.cut.one": "1 more row left out: GitHub takes a comment of at most {limit} characters.",
-    "summary.cut": "{count} more rows left out: GitHub takes a comment of at most {limit} characters.",
+    "summary.cut.one": "One more row left out: GitHub takes a comment of at most {limit} characters.",
+    "summary.cut.other": "{count} more rows left out: GitHub takes a comment of at most {limit} characters.",
 }
 
 IT: dict[str, str] = {
     "report.name": "Rapporto",
-    "report.redacted.one": "Ricavato soltanto dalla versione oscurata dell'esecuzione.",
-    "report.redacted.two": "Ricavato soltanto dalla versione oscurata delle esecuzioni.",
+    "report.redacted.run": "Ricavato soltanto dalla versione oscurata dell'esecuzione.",
+    "report.redacted.runs": "Ricavato soltanto dalla versione oscurata delle esecuzioni.",
     "report.disclosure": "Scelta dichiarata ({source}): {released}",
     "report.source": "runsite.toml dell'archivio",
     "report.withheld_below": "Che cosa non mostra è elencato alla fine.",
@@ -36,7 +36,7 @@ IT: dict[str, str] = {
     "summary.run_page": "Questa esecuzione sul sito",
     "summary.diff_page": "Questo confronto sul sito",
     "summary.cut.one": "Un'altra riga omessa: GitHub accetta commenti di al massimo {limit} caratteri.",
-    "summary.cut": "Altre {count} righe omesse: GitHub accetta commenti di al massimo {limit} caratteri.",
+    "summary.cut.other": "Altre {count} righe omesse: GitHub accetta commenti di al massimo {limit} caratteri.",
 }
 
 REPORT: dict[str, dict[str, str]] = {"en": EN, "it": IT}

@@ -21,13 +21,14 @@ from generator.account.checks import Check
 from generator.account.run import account_of
 from generator.document.redacted import RedactedRun
 from generator.reading.formats import Formats, formats
+from generator.reading.plurals import worded
 from generator.report.labels import REPORT
 from generator.report.page import disclosed
 from generator.report.subject import Subject
 from generator.site.labels import LABELS
 from generator.site.pages import ComparisonPage, Site, side, verdict_counts
 from generator.site.templates import environment
-from generator.site.writer import counts_text, rate_text, run_path
+from generator.site.writer import counts, rate_text, run_path
 
 GLYPH = {"worse": "▼", "failed": "✗", "unjudged": "?", "passed": "✓"}
 """A status's glyph, as the site's badges show it."""
@@ -121,8 +122,7 @@ def _cut(left_out: int, locale: str) -> list[str]:
     """The line saying how many rows were left out (the longest where ``left_out`` is the
     most that may be), and the blank line after it."""
     r, f = REPORT[locale], formats(locale)
-    said = r["summary.cut.one" if left_out == 1 else "summary.cut"]
-    return [text(said.format(count=f.count(left_out), limit=f.count(LIMIT))), ""]
+    return [text(worded(r, "summary.cut", left_out, f, limit=f.count(LIMIT))), ""]
 
 
 def _alone(subject: Subject, locale: str) -> Parts:
@@ -131,12 +131,12 @@ def _alone(subject: Subject, locale: str) -> Parts:
     tally = account_of(run).tally
     status = tally.status(subject.worse())
     rate = rate_text(tally.verdicts, f)
-    counts = counts_text(tally.verdicts, t, f)
+    said = counts(tally.verdicts, t, f)
     top, rows = _not_passed(run, locale)
     return [
         _heading(run, status, t[f"status.{status}"], f),
         "",
-        text(f"{rate} · {counts}" if rate else counts),
+        text(f"{rate} · {said}" if rate else said),
         "",
         *top,
     ], rows

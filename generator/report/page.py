@@ -68,7 +68,7 @@ def disclosed(
         source=said(r["report.source"]),
         released="; ".join(released) + "." if released else said(t["run.released.none"]),
     )
-    redacted = said(r["report.redacted.one" if subject.other is None else "report.redacted.two"])
+    redacted = said(r["report.redacted.run" if subject.other is None else "report.redacted.runs"])
     return f"{redacted} {disclosure}"
 
 

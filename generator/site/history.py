@@ -10,6 +10,7 @@ from typing import Any
 
 from generator.account.tally import STATUSES, Status
 from generator.reading.formats import needs_seconds
+from generator.reading.plurals import worded
 from generator.site.cases import case_anchor
 from generator.site.charts import Chart, history_axis, history_chart, sparkline
 from generator.site.shell import placeholder_markdown
@@ -48,6 +49,18 @@ class SuiteRuns:
         return run.tally.status(self.worse.get(run.key))
 
 
+SHORT_COMMIT = 12
+"""The characters of a commit's hash a table of runs shows (its exact value one hover away)."""
+
+
+def short_commit(commit: str) -> str:
+    """A commit as a table of runs shows it: its hash cut to ``SHORT_COMMIT`` characters, and
+    ``-dirty`` kept where the code measured had uncommitted changes. Only a hash is ever cut:
+    a label is a sentence, and a cut sentence says something else."""
+    digest = commit.removesuffix("-dirty")
+    return digest[:SHORT_COMMIT] + commit[len(digest) :]
+
+
 def _entry(location: str, title: str, text: str) -> dict[str, str]:
     """An entry of the search index, as the theme reads one: title and text are HTML."""
     return {"location": location, "title": html.escape(title), "text": html.escape(text)}
@@ -76,7 +89,7 @@ class HistoryPages(Writer):
                     "status": history.status(latest),
                     "rate": self.rate_noted(latest.tally.verdicts),
                     "trend": sparkline([run.tally.verdicts.rate for run in recent]),
-                    "trend_label": self.t["home.trend"].format(count=len(recent)),
+                    "trend_label": worded(self.t, "home.trend", len(recent), self.f),
                 }
             )
         rows.sort(key=lambda row: (STATUSES.index(row["status"]), row["tenant"], row["suite"]))
@@ -130,7 +143,8 @@ class HistoryPages(Writer):
                 "status": history.status(run),
                 "rate": self.rate(run.tally.verdicts),
                 "summary": self.counts(run.tally.verdicts),
-                "commit": (run.git_commit or self.t["fact.no_commit"])[:12],
+                "commit": run.git_commit and short_commit(run.git_commit),
+                "exact_commit": run.git_commit,
                 "config_hash": run.config_hash,
                 "reference": run.key == history.reference,
             }

@@ -14,11 +14,14 @@ from generator.account.comparison import Comparison, comparison_of
 from generator.account.rows import Row, Verdict
 from generator.account.run import account_of
 from generator.account.skeletons import Skeleton
+from generator.document.record import CallTotals
 from generator.document.redacted import RedactedRun
 from generator.reading import NotComparable
+from generator.reading.alone import bill
 from generator.reading.explain import against
 from generator.reading.facts import Reading
 from generator.reading.formats import Formats
+from generator.reading.plurals import worded
 from generator.reading.refusals import refuse_crossing
 from generator.site.cases import step_text
 from generator.site.charts import Chart, compare_charts, interval_chart
@@ -33,10 +36,7 @@ def verdict_counts(
 ) -> list[tuple[str, str]]:
     """How many rows of a comparison went each way (``Comparison.counts``), said as the
     language says a count ("1 peggiorato", "4 peggiorati")."""
-    return [
-        (v, f"{figures.count(n)} {labels[('verdict.' if n == 1 else 'verdicts.') + v]}")
-        for v, n in counts
-    ]
+    return [(v, worded(labels, f"verdicts.{v}", n, figures)) for v, n in counts]
 
 
 PER_CHECK = "check."
@@ -68,17 +68,14 @@ def side(check: Check | None, digits: int, figures: Formats) -> Side | None:
 class Site(HistoryPages):
     """Renders every page of one language."""
 
-    def cost(self, usage: Any) -> str:
-        """What a side of a run cost: unknown where no call was priced, a floor where some
-        were not."""
-        if usage.counted == 0:
+    def cost(self, usage: CallTotals) -> str:
+        """What a side of a run cost, as its reading says (``alone.bill``): nothing for no
+        call, a floor where some calls went unpriced, unknown where nothing was on record."""
+        known = bill(usage)
+        if known == "unknown":
             return self.f.unknown
         spent = self.f.money(usage.spent_usd)
-        if usage.counted < usage.calls:
-            return self.t["fact.cost_partial"].format(
-                money=spent, counted=self.f.count(usage.counted), calls=self.f.count(usage.calls)
-            )
-        return spent
+        return self.t["fact.cost_partial"].format(money=spent) if known == "floor" else spent
 
     def run(
         self, run: RedactedRun, previous: str | None, reference: str | None, worse: int | None
@@ -189,16 +186,11 @@ class Site(HistoryPages):
     def trajectory_figures(self, trajectory: Skeleton) -> str:
         """How many answers took a trajectory, and their time and tokens where recorded."""
         t, f = self.t, self.f
-        one = trajectory.answers == 1
-        said = [
-            t["trajectory.answer" if one else "trajectory.answers"].format(
-                count=f.count(trajectory.answers)
-            )
-        ]
+        said = [worded(t, "trajectory.answers", trajectory.answers, f)]
         if trajectory.latency:
             low, median, high = trajectory.latency
             if low == high:
-                said.append(t["trajectory.latency.one"].format(latency=f.latency(median)))
+                said.append(t["trajectory.latency.single"].format(latency=f.latency(median)))
             else:
                 said.append(
                     t["trajectory.latency"].format(
@@ -250,19 +242,29 @@ class Site(HistoryPages):
         return facts
 
     def withheld(self, run: RedactedRun) -> list[str]:
-        """What the page does not show, named so a reader knows it exists."""
-        t = self.t
+        """What the page does not show, named so a reader knows it exists: only what this run
+        has, counted where the redaction counted it (``RedactedRun.withheld``)."""
+        t, f = self.t, self.f
         answers = sum(len(case.responses or ()) for case in run.results)
-        lines = [t["withheld.reasons"], t["withheld.metadata"]]
-        if answers:
-            lines.insert(0, t["withheld.responses"].format(count=answers))
-        if any(r.steps or r.tool_calls for case in run.results for r in case.responses or ()):
+        lines = [worded(t, "withheld.responses", answers, f)] if answers else []
+        if (counted := run.withheld) is not None:
+            lines += [
+                worded(t, f"withheld.{key}", n, f)
+                for key, n in (
+                    ("reasons", counted.reasons),
+                    ("set_aside", counted.set_aside),
+                    ("metadata", counted.run_metadata),
+                )
+                if n
+            ]
+        responses = [r for case in run.results for r in case.responses or ()]
+        if any(r.tool_calls or any(s.actor == "tool" for s in r.steps or ()) for r in responses):
             lines.append(t["withheld.arguments"])
         if any(label.startswith("tool #") for case in run.results for label in case.tool_labels()):
             lines.append(t["withheld.tool_names"])
         hidden = [path for path, artifact in run.artifacts.items() if artifact.withheld]
         if hidden:
-            lines.append(t["withheld.artifacts"].format(count=len(hidden)))
+            lines.append(worded(t, "withheld.artifacts", len(hidden), f))
         names = sorted({*(run.target_config.withheld or ()), *(run.judge_config.withheld or ())})
         if names:
             lines.append(t["withheld.config"].format(names=", ".join(names)))
@@ -271,9 +273,10 @@ class Site(HistoryPages):
     def released(
         self, run: RedactedRun, said: Callable[[str], str] = str, named: Callable[[str], str] = str
     ) -> list[str]:
-        """What the disclosure released on this page: its words as ``said`` writes them, and
-        each name as ``named`` does (a Markdown summary's, in code)."""
-        t, d = self.t, run.disclosure
+        """What the disclosure released on this page, of what this run holds
+        (``RedactedRun.released``): its words as ``said`` writes them, and each name as
+        ``named`` does (a Markdown summary's, in code)."""
+        t, d = self.t, run.released()
 
         def listed(label: str, names: Sequence[str]) -> str:
             return said(t[label]).format(names=", ".join(map(named, names)))

@@ -131,7 +131,7 @@ def case_rows(
     """The rows of a run page's case grid of ``width`` checks, in the language of ``labels``
     and ``figures``. A cell's class is its status letter, ``l`` after it where its samples
     straddle its threshold, and nothing for a pass off the line, the commonest cell by far."""
-    suspended = f'<td colspan="{width}">{escape(labels["status.suspended"])}'
+    suspended = f'<td class=s colspan="{width}">{escape(labels["status.suspended"])}'
 
     def cell(shown: Cell | None) -> str:
         if shown is None:

@@ -27,6 +27,7 @@ from generator.reading import catalog
 from generator.reading.facts import Reading
 from generator.reading.formats import Formats, formats
 from generator.reading.locales import against_previous
+from generator.reading.plurals import worded
 from generator.reading.render import sentence
 from generator.site.charts import Drawer
 from generator.site.labels import LABELS
@@ -128,6 +129,13 @@ def yaml_title(text: str) -> str:
     return json.dumps(html.escape(text))
 
 
+def counts(went: Counts, labels: Mapping[str, str], figures: Formats) -> str:
+    """How many verdicts passed, failed and could not be judged, each count in the form its
+    language gives it: "1 superato, 2 non superati, 0 non giudicati"."""
+    said = (("passed", went.passed), ("failed", went.failed), ("errored", went.unjudged))
+    return ", ".join(worded(labels, f"summary.{key}", n, figures) for key, n in said)
+
+
 def reading_sections(
     reading: Reading,
     locale: str,
@@ -159,15 +167,6 @@ class Body:
     html: str
 
 
-def counts_text(went: Counts, labels: Mapping[str, str], figures: Formats) -> str:
-    """How many verdicts passed, failed and could not be judged."""
-    return labels["summary.counts"].format(
-        passed=figures.count(went.passed),
-        failed=figures.count(went.failed),
-        errored=figures.count(went.unjudged),
-    )
-
-
 def rate_text(went: Counts, figures: Formats) -> str:
     """A pass rate (``Counts.rate``), for a place that shows the counts beside it; nothing
     where none was judged."""
@@ -180,8 +179,7 @@ def rate_noted(went: Counts, labels: Mapping[str, str], figures: Formats) -> str
     share = rate_text(went, figures)
     if not share or not went.unjudged:
         return share
-    key = "rate.unjudged.one" if went.unjudged == 1 else "rate.unjudged"
-    return labels[key].format(rate=share, count=figures.count(went.unjudged))
+    return worded(labels, "rate.unjudged", went.unjudged, figures, rate=share)
 
 
 class Writer:
@@ -198,10 +196,14 @@ class Writer:
 
     def _body(self, template: str, path: str, heading: str, **values: Any) -> Body:
         page = self.env.get_template(f"pages/{template}.html")
-        return Body(path, heading, page.render(t=self.t, **values))
+        return Body(path, heading, page.render(t=self.t, counted=self.counted, **values))
 
     def counts(self, went: Counts) -> str:
-        return counts_text(went, self.t, self.f)
+        return counts(went, self.t, self.f)
+
+    def counted(self, key: str, n: int, **params: str) -> str:
+        """The label ``key`` for the count ``n`` (``plurals.worded``), for a template."""
+        return worded(self.t, key, n, self.f, **params)
 
     def rate(self, went: Counts) -> str:
         return rate_text(went, self.f)

@@ -201,8 +201,21 @@
             yaxis: {gridcolor: faint, zerolinecolor: faint}};
   }
 
+  // The decimal mark and the thousands separator of the page's language, as plotly takes them
+  // ("," then "." in Italian), so that its axes and hover labels write a number as the page's
+  // tables and sentences do: 0,2 beside 0,20.
+  function separators() {
+    var parts = new Intl.NumberFormat(document.documentElement.lang || "en").formatToParts(12345.6);
+    var mark = function (type, otherwise) {
+      var found = parts.filter(function (part) { return part.type === type; })[0];
+      return found ? found.value : otherwise;
+    };
+    return mark("decimal", ".") + mark("group", ",");
+  }
+
   function themed(layout) {
     var theme = colours();
+    layout.separators = separators();
     layout.paper_bgcolor = theme.paper_bgcolor;
     layout.plot_bgcolor = theme.plot_bgcolor;
     layout.font = theme.font;

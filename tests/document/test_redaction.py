@@ -136,6 +136,27 @@ def test_a_disclosure_releases_exactly_the_items_it_names():
     assert json.loads(published)["disclosure"]["run_metadata"] == ["ticket"]
 
 
+def test_a_redacted_run_counts_what_was_taken_out_and_carries_none_of_it():
+    # The planted run: a reason on each verdict of its two measured cases (two and one) and on
+    # the whole run's, a case set aside with its reason, two keys of metadata, one disclosed.
+    run = redact(_planted(), Disclosure(run_metadata=["ticket"]))
+    assert run.withheld is not None
+    assert run.withheld.model_dump() == {"reasons": 4, "set_aside": 1, "run_metadata": 1}
+    narrowed = redact(run, Disclosure())
+    assert narrowed.withheld is not None
+    assert narrowed.withheld.run_metadata == 2
+    assert redact(_planted()).withheld == narrowed.withheld
+    unannotated = redact(read_run(json.dumps(a_run(metadata={})).encode()).run)
+    assert unannotated.withheld is not None
+    assert unannotated.withheld.run_metadata == 0
+
+
+def test_a_redacted_document_written_before_the_counts_reads_as_not_counting_them():
+    doc = json.loads(redacted_bytes(redact(_planted())))
+    del doc["withheld"]
+    assert redact(RedactedRun.model_validate(doc)).withheld is None
+
+
 def test_redacting_twice_changes_nothing():
     once = redact(_planted(), Disclosure(tool_names=True, run_metadata=["ticket"]))
     assert redact(once, once.disclosure) == once

@@ -10,6 +10,7 @@ import pytest
 from generator.errors import Refused
 from generator.reading import CATALOGS, KINDS, catalog
 from generator.reading.facts import SECTIONS
+from generator.reading.render import COUNTED_BY
 from tests._vocabulary import banned, offences
 
 
@@ -37,8 +38,8 @@ def expected_keys() -> set[str]:
     keys |= {f"title.{scope}" for scope in SECTIONS}
     keys |= {f"heading.{name}" for names in SECTIONS.values() for name in names}
     for kind in KINDS:
-        plural = f"fact.{kind}.one" in CATALOGS["en"]
-        keys |= {f"fact.{kind}.one", f"fact.{kind}.many"} if plural else {f"fact.{kind}"}
+        plural = f"fact.{kind}.other" in CATALOGS["en"]
+        keys |= {f"fact.{kind}.one", f"fact.{kind}.other"} if plural else {f"fact.{kind}"}
     return keys
 
 
@@ -48,8 +49,9 @@ def test_every_fact_kind_has_a_phrase_and_every_phrase_serves_a_fact_or_the_fram
 
 def test_a_phrase_that_turns_on_a_count_has_the_count_to_turn_on():
     for key, phrase in CATALOGS["en"].items():
-        if key.endswith((".one", ".many")):
-            assert "count" in placeholders(phrase), key
+        if key.endswith((".one", ".other")):
+            kind = key.removeprefix("fact.").rsplit(".", 1)[0]
+            assert COUNTED_BY.get(kind, "count") in placeholders(phrase), key
 
 
 def test_each_language_is_written_in_its_own_words():

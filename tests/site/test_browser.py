@@ -7,17 +7,26 @@ from __future__ import annotations
 import functools
 import http.server
 import json
+import re
 import threading
 
 import pytest
+from click.testing import CliRunner
 
 from generator.account.charts import unpacked
+from generator.cli import cli
 from generator.document.codec import read_run
 from generator.document.numbers import at_precision
 from generator.reading.formats import formats
 from generator.site.labels import LABELS
 from tests.site._browser import SHOTS, Quiet, Visit, first, pages
 from tests.site.conftest import SCRIPT_CASE
+
+
+def runsite_in(root, *args):
+    """A runsite command on the archive at ``root``."""
+    return CliRunner().invoke(cli, [*map(str, args), "--root", str(root)], catch_exceptions=False)
+
 
 pytestmark = pytest.mark.slow
 """Each test drives a browser or builds whole sites: ``make test-fast`` leaves them out."""
@@ -258,3 +267,58 @@ def test_a_suite_pages_history_tables_print_figures_as_the_site_does(
         ]
         assert rows == expected
         assert any(cell for row in rows for cell in row[1:5])
+
+
+SEEN = """rows => rows.map(row => [row.querySelector("th").textContent,
+  [...row.querySelectorAll("td")].map(cell => {
+    const mark = where => getComputedStyle(cell, where).content.replace(/^"|"$/g, "");
+    const [before, after] = [mark("::before"), mark("::after")];
+    return (before === "none" ? "" : before) + cell.textContent.trim() + (after === "none" ? "" : after);
+  })])"""
+"""Each row of a run page's cases as a reader sees it: the case, and each cell's text with the
+marks its style adds before and after it."""
+
+
+@pytest.mark.parametrize("language", ["en", "it"])
+def test_a_set_aside_case_reads_set_aside_and_never_passed_on_the_page_and_in_the_report(
+    built, served, browser, tmp_path, language
+):
+    run = first(built, "runs/acme/planted")
+    prefix = "" if language == "en" else "/it"
+    report = tmp_path / "report.html"
+    made = runsite_in(built, "report", "planted@latest", "--locale", language, "--out", report)
+    assert made.exit_code in (0, 1, 2), made.output
+    seen = []
+    for url in (f"{served}{prefix}/runs/acme/planted/{run}/", report.as_uri()):
+        visit = Visit(browser, url)
+        try:
+            seen.append(visit.page.locator(".runsite-matrix tbody tr").evaluate_all(SEEN))
+        finally:
+            visit.close()
+    page, in_report = seen
+    assert page == in_report
+    set_aside = LABELS[language]["status.suspended"]
+    assert ["set-aside", [f"– {set_aside}"]] in page
+    assert any(cell.endswith(" ✓") for _, cells in page for cell in cells)  # a pass is marked
+
+
+@pytest.mark.parametrize("language", ["en", "it"])
+def test_a_charts_axes_write_numbers_with_the_separators_of_the_pages_tables(
+    built, served, browser, language
+):
+    prefix = "" if language == "en" else "/it"
+    run = first(built, "runs/acme/support")
+    ticks = []
+    for path in ("/suites/acme/support/", f"/runs/acme/support/{run}/"):
+        visit = Visit(browser, f"{served}{prefix}{path}")
+        try:
+            visit.charts_drawn()
+            ticks += visit.page.locator(".xtick text, .ytick text").evaluate_all(
+                "texts => texts.map(t => t.textContent)"
+            )
+        finally:
+            visit.close()
+    written = formats(language).score(0.2, 1)  # 0.2, 0,2: as the page's tables write it
+    fractions = {tick for tick in ticks if re.fullmatch(r"0[.,]\d+", tick)}
+    assert written in fractions
+    assert {tick[1] for tick in fractions} == {written[1]}

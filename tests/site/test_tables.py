@@ -1,7 +1,8 @@
 """The tables joined as strings (``site/tables.py``) say what one definition says: a comparison
-page's row writes each side as the report's ``side`` does and its change as ``Formats.change``,
-and a run page's grid writes each score as ``Formats.score`` at its check's decimals, in both
-languages, though their figures are rounded once for the two."""
+page's row writes each side as the report's ``side`` does and its change as ``Formats.change``
+(their difference as printed: ``formats.agreeing_places``), and a run page's grid writes each
+score as ``Formats.score`` at its check's decimals, in both languages, though their figures are
+rounded once for the two."""
 
 from __future__ import annotations
 
@@ -15,6 +16,7 @@ from generator.site.labels import LOCALES
 from generator.site.pages import Site, comparison, side
 from generator.site.templates import environment
 from tests._strategies import run_pairs
+from tests.reading.test_true_as_read import true_as_read
 
 SITES = [Site(environment(), locale) for locale in LOCALES]
 
@@ -27,7 +29,7 @@ def _body(html: str, opening: str) -> list[str]:
 
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(pair=run_pairs())
-def test_a_comparison_row_says_each_side_as_the_report_does(
+def test_a_comparison_row_says_each_side_as_the_report_does_and_its_change_reads_true(
     pair: tuple[RedactedRun, RedactedRun],
 ):
     before, now = pair
@@ -51,6 +53,12 @@ def test_a_comparison_row_says_each_side_as_the_report_does(
                     assert cell == f" class={shown.status}>{shown.score}{sampled}"
             change = "" if row.delta is None else site.f.change(row.delta, digits)
             assert cells[2] == f">{change}"
+            was, now_ = side(row.before, digits, site.f), side(row.now, digits, site.f)
+            if row.delta is not None and was is not None and now_ is not None and row.now:
+                tolerance = row.now.verdict.tolerance
+                assert true_as_read(
+                    was.score, now_.score, change, tolerance, row.delta, site.locale
+                )
 
 
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])

@@ -1,7 +1,7 @@
 """The reading's two languages, as catalogs with the same keys and the same placeholders.
 
-A key is ``fact.<kind>`` for a fact, with ``.one`` and ``.many`` variants where the sentence
-turns on its ``count``; ``heading.<section>``, ``title.<scope>``, ``where.case``,
+A key is ``fact.<kind>`` for a fact, with a variant for each plural category (``.one``,
+``.other``: see ``generator.reading.plurals``) where the sentence turns on its ``count``; ``heading.<section>``, ``title.<scope>``, ``where.case``,
 ``where.run`` and ``nothing`` frame them. Each language is written in its own words; only the
 order of the placeholders is shared, so two readings of one run line up number by number.
 """
@@ -13,15 +13,19 @@ from functools import cache
 
 from generator.errors import Refused
 from generator.reading.locales import en, it
+from generator.reading.plurals import counted
 
 
 class Phrases(dict[str, str]):
     """A catalog: its phrases by key, and the language they are written in, which also says
-    how their figures are written (``generator.reading.formats``)."""
+    how their figures are written (``generator.reading.formats``) and its counts
+    (``generator.reading.plurals``)."""
 
     def __init__(self, language: str, phrases: Mapping[str, str]) -> None:
         super().__init__(phrases)
         self.language = language
+        self.counted = counted(phrases)
+        """The keys whose phrase turns on a count, written in each plural form."""
 
 
 CATALOGS: dict[str, Phrases] = {"en": Phrases("en", en.PHRASES), "it": Phrases("it", it.PHRASES)}

@@ -27,15 +27,15 @@ PHRASES: dict[str, str] = {
         "were collected."
     ),
     "fact.tally.cases.one": "{count} case was in the run.",
-    "fact.tally.cases.many": "{count} cases were in the run.",
+    "fact.tally.cases.other": "{count} cases were in the run.",
     "fact.tally.suspended.one": "{count} of them was set aside and not measured.",
-    "fact.tally.suspended.many": "{count} of them were set aside and not measured.",
+    "fact.tally.suspended.other": "{count} of them were set aside and not measured.",
     "fact.tally.checks.one": "{count} check ran: {passed} passed, {failed} failed.",
-    "fact.tally.checks.many": "{count} checks ran: {passed} passed, {failed} failed.",
+    "fact.tally.checks.other": "{count} checks ran: {passed} passed, {failed} failed.",
     "fact.tally.unjudged.one": (
         "{count} check could not be judged, so on that point the run says nothing."
     ),
-    "fact.tally.unjudged.many": (
+    "fact.tally.unjudged.other": (
         "{count} checks could not be judged, so on those points the run says nothing."
     ),
     "fact.tally.nothing_judged": "Not a single check produced a score.",
@@ -43,7 +43,7 @@ PHRASES: dict[str, str] = {
         "{count} calibration check landed outside the band set for its judge: the judge's "
         "scale is not the one it was calibrated to."
     ),
-    "fact.tally.calibration.many": (
+    "fact.tally.calibration.other": (
         "{count} calibration checks landed outside the bands set for their judge: the judge's "
         "scale is not the one it was calibrated to."
     ),
@@ -51,7 +51,7 @@ PHRASES: dict[str, str] = {
         "{count} check is on the line: its samples straddle its threshold, so whether it "
         "passed depends on which samples were drawn."
     ),
-    "fact.tally.on_the_line.many": (
+    "fact.tally.on_the_line.other": (
         "{count} checks are on the line: their samples straddle their thresholds, so whether "
         "they passed depends on which samples were drawn."
     ),
@@ -63,21 +63,26 @@ PHRASES: dict[str, str] = {
         "{count} whole-run check counted a different number of cases from the reference, so "
         "its score is never read as unchanged."
     ),
-    "fact.tally.denominator_moved.many": (
+    "fact.tally.denominator_moved.other": (
         "{count} whole-run checks counted a different number of cases from the reference, so "
         "their scores are never read as unchanged."
     ),
     "fact.tally.within_noise.one": (
         "{count} check moved by less than the reference's noise floor."
     ),
-    "fact.tally.within_noise.many": (
+    "fact.tally.within_noise.other": (
         "{count} checks moved by less than the reference's noise floor."
     ),
     "fact.tally.nothing_paired": (
         "No check of one run pairs with a check of the other, so nothing was compared and "
         "nothing can be said to be better or worse."
     ),
-    "fact.tally.unpaired": (
+    "fact.tally.unpaired.one": (
+        "{count} verdict of the two runs pairs with none of the other run's: {identity} because "
+        "the runs give its check different identities (assertion_id), {rules} because the "
+        "rules differ, {cases} because its case is in one run only."
+    ),
+    "fact.tally.unpaired.other": (
         "{count} verdicts of the two runs pair with none of the other run's: {identity} because "
         "the runs give their check different identities (assertion_id), {rules} because the "
         "rules differ, {cases} because their case is in one run only."
@@ -186,7 +191,7 @@ PHRASES: dict[str, str] = {
         "Of the checks that moved ({moved}), {count} did so with the two runs' sampled "
         "intervals overlapping: on that check the samples do not tell the runs apart."
     ),
-    "fact.moved.overlap.many": (
+    "fact.moved.overlap.other": (
         "Of the checks that moved ({moved}), {count} did so with the two runs' sampled "
         "intervals overlapping: on those checks the samples do not tell the runs apart."
     ),
@@ -237,7 +242,10 @@ PHRASES: dict[str, str] = {
         "{where} moved from {before} to {now}, inside the reference's noise floor of {low} "
         "to {high}."
     ),
-    "fact.check.denominator_moved": (
+    "fact.check.denominator_moved.one": (
+        "{where} was computed over {before} case in the reference and over {now} here."
+    ),
+    "fact.check.denominator_moved.other": (
         "{where} was computed over {before} cases in the reference and over {now} here."
     ),
     # Failed, not judged and set aside
@@ -251,16 +259,28 @@ PHRASES: dict[str, str] = {
         "{where} is on the line: its samples ran from {low} to {high}, some below its "
         "threshold of {threshold} and some at or above it."
     ),
-    "fact.check.over_cap": (
-        "{where}: {count} of {samples} calls went over the per-call cap of {cap}; the "
+    "fact.check.over_cap.one": (
+        "{where}: {count} call in {samples} went over the per-call cap of {cap}; it came to "
+        "{worst}."
+    ),
+    "fact.check.over_cap.other": (
+        "{where}: {count} calls in {samples} went over the per-call cap of {cap}; the "
         "costliest came to {worst}."
     ),
-    "fact.check.over_cap.at_cap": (
-        "{where}: {count} of {samples} calls went over the per-call cap of {cap}; the "
+    "fact.check.over_cap.at_cap.one": (
+        "{where}: {count} call in {samples} went over the per-call cap of {cap}; it sits at "
+        "the cap itself, closer than the scores can resolve."
+    ),
+    "fact.check.over_cap.at_cap.other": (
+        "{where}: {count} calls in {samples} went over the per-call cap of {cap}; the "
         "costliest sits at the cap itself, closer than the scores can resolve."
     ),
-    "fact.check.over_cap.unbounded": (
-        "{where}: {count} of {samples} calls went over the per-call cap of {cap}; the "
+    "fact.check.over_cap.unbounded.one": (
+        "{where}: {count} call in {samples} went over the per-call cap of {cap}; it scored 0, "
+        "which puts no figure on its cost."
+    ),
+    "fact.check.over_cap.unbounded.other": (
+        "{where}: {count} calls in {samples} went over the per-call cap of {cap}; the "
         "costliest scored 0, which puts no figure on its cost."
     ),
     "fact.check.spread": (
@@ -272,7 +292,7 @@ PHRASES: dict[str, str] = {
         "Of the differences sampled on both sides ({pairs}), {count} has overlapping "
         "intervals: that check does not tell the two runs apart."
     ),
-    "fact.diff.head.overlap.many": (
+    "fact.diff.head.overlap.other": (
         "Of the differences sampled on both sides ({pairs}), {count} have overlapping "
         "intervals: those checks do not tell the two runs apart."
     ),

@@ -31,21 +31,21 @@ PHRASES: dict[str, str] = {
         "non è stata raccolta alcuna risposta nuova."
     ),
     "fact.tally.cases.one": "L'esecuzione comprende {count} caso.",
-    "fact.tally.cases.many": "L'esecuzione comprende {count} casi.",
+    "fact.tally.cases.other": "L'esecuzione comprende {count} casi.",
     "fact.tally.suspended.one": "Di questi, {count} è stato messo da parte e non è stato misurato.",
-    "fact.tally.suspended.many": (
+    "fact.tally.suspended.other": (
         "Di questi, {count} sono stati messi da parte e non sono stati misurati."
     ),
     "fact.tally.checks.one": (
         "È stato eseguito {count} controllo: superati {passed}, non superati {failed}."
     ),
-    "fact.tally.checks.many": (
+    "fact.tally.checks.other": (
         "Sono stati eseguiti {count} controlli: superati {passed}, non superati {failed}."
     ),
     "fact.tally.unjudged.one": (
         "{count} controllo non è stato giudicato: su quel punto l'esecuzione non dice nulla."
     ),
-    "fact.tally.unjudged.many": (
+    "fact.tally.unjudged.other": (
         "{count} controlli non sono stati giudicati: su quei punti l'esecuzione non dice nulla."
     ),
     "fact.tally.nothing_judged": "Nessun controllo ha prodotto un punteggio.",
@@ -53,7 +53,7 @@ PHRASES: dict[str, str] = {
         "{count} controllo di taratura è uscito dalla banda fissata per il suo giudice: la "
         "scala del giudice non è quella su cui era stato tarato."
     ),
-    "fact.tally.calibration.many": (
+    "fact.tally.calibration.other": (
         "{count} controlli di taratura sono usciti dalle bande fissate per il loro giudice: la "
         "scala del giudice non è quella su cui era stato tarato."
     ),
@@ -61,7 +61,7 @@ PHRASES: dict[str, str] = {
         "{count} controllo è sul filo: i suoi campioni stanno a cavallo della soglia, quindi "
         "l'esito dipende da quali campioni sono capitati."
     ),
-    "fact.tally.on_the_line.many": (
+    "fact.tally.on_the_line.other": (
         "{count} controlli sono sul filo: i loro campioni stanno a cavallo della soglia, quindi "
         "l'esito dipende da quali campioni sono capitati."
     ),
@@ -74,21 +74,27 @@ PHRASES: dict[str, str] = {
         "{count} controllo sull'intera esecuzione ha contato un numero di casi diverso da "
         "quello del riferimento, e il suo punteggio non viene mai letto come invariato."
     ),
-    "fact.tally.denominator_moved.many": (
+    "fact.tally.denominator_moved.other": (
         "{count} controlli sull'intera esecuzione hanno contato un numero di casi diverso da "
         "quello del riferimento, e i loro punteggi non vengono mai letti come invariati."
     ),
     "fact.tally.within_noise.one": (
         "{count} controllo si è spostato meno del margine di rumore del riferimento."
     ),
-    "fact.tally.within_noise.many": (
+    "fact.tally.within_noise.other": (
         "{count} controlli si sono spostati meno del margine di rumore del riferimento."
     ),
     "fact.tally.nothing_paired": (
         "Nessun controllo di un'esecuzione si abbina a un controllo dell'altra: non è stato "
         "confrontato nulla, e nulla si può dire migliorato o peggiorato."
     ),
-    "fact.tally.unpaired": (
+    "fact.tally.unpaired.one": (
+        "{count} verdetto delle due esecuzioni non si abbina a nessun verdetto dell'altra: "
+        "{identity} perché le due esecuzioni danno al suo controllo identità diverse "
+        "(assertion_id), {rules} perché le regole sono diverse, {cases} perché il suo caso è "
+        "in una sola esecuzione."
+    ),
+    "fact.tally.unpaired.other": (
         "{count} verdetti delle due esecuzioni non si abbinano a nessun verdetto dell'altra: "
         "{identity} perché le due esecuzioni danno al controllo identità diverse "
         "(assertion_id), {rules} perché le regole sono diverse, {cases} perché il loro caso è "
@@ -218,7 +224,7 @@ PHRASES: dict[str, str] = {
         "campionati delle due esecuzioni sovrapposti: su quel controllo i campioni non "
         "distinguono le due esecuzioni."
     ),
-    "fact.moved.overlap.many": (
+    "fact.moved.overlap.other": (
         "Dei controlli che si sono spostati ({moved}), {count} lo hanno fatto con gli "
         "intervalli campionati delle due esecuzioni sovrapposti: su quei controlli i campioni "
         "non distinguono le due esecuzioni."
@@ -273,7 +279,10 @@ PHRASES: dict[str, str] = {
         "{where} si è spostato da {before} a {now}, dentro il margine di rumore del "
         "riferimento, che va da {low} a {high}."
     ),
-    "fact.check.denominator_moved": (
+    "fact.check.denominator_moved.one": (
+        "{where} è stato calcolato su {before} caso nel riferimento e su {now} qui."
+    ),
+    "fact.check.denominator_moved.other": (
         "{where} è stato calcolato su {before} casi nel riferimento e su {now} qui."
     ),
     # Non superati, non giudicati, messi da parte
@@ -287,16 +296,28 @@ PHRASES: dict[str, str] = {
         "{where} è sul filo: i suoi campioni vanno da {low} a {high}, alcuni sotto la soglia "
         "di {threshold}, altri pari o sopra."
     ),
-    "fact.check.over_cap": (
-        "{where}: {count} su {samples} chiamate oltre il tetto per chiamata di {cap}; la più "
+    "fact.check.over_cap.one": (
+        "{where}: {count} chiamata su {samples} oltre il tetto per chiamata di {cap}; è "
+        "arrivata a {worst}."
+    ),
+    "fact.check.over_cap.other": (
+        "{where}: {count} chiamate su {samples} oltre il tetto per chiamata di {cap}; la più "
         "cara è arrivata a {worst}."
     ),
-    "fact.check.over_cap.at_cap": (
-        "{where}: {count} su {samples} chiamate oltre il tetto per chiamata di {cap}; la più "
+    "fact.check.over_cap.at_cap.one": (
+        "{where}: {count} chiamata su {samples} oltre il tetto per chiamata di {cap}; sta sul "
+        "tetto stesso, più vicino di quanto i punteggi sappiano distinguere."
+    ),
+    "fact.check.over_cap.at_cap.other": (
+        "{where}: {count} chiamate su {samples} oltre il tetto per chiamata di {cap}; la più "
         "cara sta sul tetto stesso, più vicino di quanto i punteggi sappiano distinguere."
     ),
-    "fact.check.over_cap.unbounded": (
-        "{where}: {count} su {samples} chiamate oltre il tetto per chiamata di {cap}; la più "
+    "fact.check.over_cap.unbounded.one": (
+        "{where}: {count} chiamata su {samples} oltre il tetto per chiamata di {cap}; ha "
+        "punteggio 0, che non permette di dare una cifra al suo costo."
+    ),
+    "fact.check.over_cap.unbounded.other": (
+        "{where}: {count} chiamate su {samples} oltre il tetto per chiamata di {cap}; la più "
         "cara ha punteggio 0, che non permette di dare una cifra al suo costo."
     ),
     "fact.check.spread": (
@@ -308,7 +329,7 @@ PHRASES: dict[str, str] = {
         "Delle differenze campionate in entrambe le esecuzioni ({pairs}), {count} ha "
         "intervalli che si sovrappongono: quel controllo non distingue le due esecuzioni."
     ),
-    "fact.diff.head.overlap.many": (
+    "fact.diff.head.overlap.other": (
         "Delle differenze campionate in entrambe le esecuzioni ({pairs}), {count} hanno "
         "intervalli che si sovrappongono: quei controlli non distinguono le due esecuzioni."
     ),
