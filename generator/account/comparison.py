@@ -7,7 +7,7 @@ value.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from generator.account.charts import CompareChart, compare_charts
@@ -41,8 +41,8 @@ class Comparison:
 
     moved: tuple[Movement, ...]
     rows: tuple[Row, ...]
-    places: Mapping[str, int]
-    """Each check's decimals, shared by both sides and the change."""
+    places: tuple[int, ...]
+    """Each row's decimals, shared by its two sides and its change (``comparison_places``)."""
     charts: tuple[CompareChart, ...]
 
     @property
@@ -64,29 +64,43 @@ def comparison_of(run: RedactedRun, other: RedactedRun) -> Comparison:
     return Comparison(tuple(moved), rows, comparison_places(rows), compare_charts(rows))
 
 
-def comparison_places(rows: Sequence[Row]) -> dict[str, int]:
-    """Decimals for each check of a comparison: as its tolerance needs, more where a score
-    would read as its threshold, a change as none, or a row's change as other than its two
-    scores' difference as printed or on the other side of its tolerance
-    (``places.agreeing_places``), as the reading's sentences are."""
-    found: dict[str, tuple[list[int | None], int, float | None, list[float], list[Move]]] = {}
+def comparison_places(rows: Sequence[Row]) -> tuple[int, ...]:
+    """Decimals for each row of a comparison: its check's (as its tolerance needs, more where
+    one of the check's scores would read as its threshold or a change as none), and more
+    where the row's change would read as other than its two scores' difference as printed,
+    or on the other side of the tolerance it is judged by (``places.agreeing_places``), as
+    the reading's sentences are. A row takes more only for itself: one row's figures never
+    make every row of its check six decimals long."""
+    found: dict[str, tuple[list[int | None], int, float | None, list[float]]] = {}
     for row in rows:
         for side in (row.before, row.now):
             if side is not None:
                 if row.check not in found:
                     verdict = side.verdict
                     limit = millionths(verdict.threshold)
-                    found[row.check] = ([], limit, verdict.tolerance or None, [], [])
+                    found[row.check] = ([], limit, verdict.tolerance or None, [])
                 found[row.check][0].extend(side.figures)
         if row.delta is not None:
             found[row.check][3].append(row.delta)
-            before, now = row.before, row.now
-            if before is not None and now is not None:
-                (was, *_), (score, *_) = before.figures, now.figures
-                if was is not None and score is not None:
-                    limit = millionths(now.verdict.tolerance)
-                    found[row.check][4].append((was, score, millionths(row.delta), limit))
-    return {
-        check: agreeing_places(moved, change_places(changes, places_off(figures, limit, spread)))
-        for check, (figures, limit, spread, changes, moved) in found.items()
+    checks = {
+        check: change_places(changes, places_off(figures, limit, spread))
+        for check, (figures, limit, spread, changes) in found.items()
     }
+    return tuple(agreeing_places(_moves(row), checks[row.check]) for row in rows)
+
+
+def _moves(row: Row) -> list[Move]:
+    """The row's change read with its two sides, and the tolerance that judged it where the
+    row says it did (a row whose rules or count moved, or whose status flipped, is not judged
+    against a tolerance)."""
+    before, now = row.before, row.now
+    if row.delta is None or before is None or now is None:
+        return []
+    (was, *_), (score, *_) = before.figures, now.figures
+    if was is None or score is None:
+        return []
+    judged = (
+        row.verdict in ("worse", "better", "same") and before.verdict.status == now.verdict.status
+    )
+    limit = millionths(now.verdict.tolerance) if judged else None
+    return [(was, score, millionths(row.delta), limit)]

@@ -141,7 +141,7 @@ their difference (``gap`` unsigned)."""
 
 def moves(params: dict[str, Param]) -> list[Move]:
     """The change a fact reads with its two sides, in millionths, and the tolerance it sets it
-    against (``formats.agreeing_places``); none where the fact reads no such change."""
+    against (``places.agreeing_places``); none where the fact reads no such change."""
     tolerance = params.get("tolerance")
     limit = None if isinstance(tolerance, (str, type(None))) else millionths(tolerance)
     for earlier, later, change in SIDES:

@@ -146,8 +146,10 @@ def _against(subject: Subject, other: RedactedRun, compared: ComparisonPage, loc
     """A run against another: its status, how many checks moved which way, and the checks that
     got worse, both runs' scores beside each other."""
     t, r, f, run = LABELS[locale], REPORT[locale], formats(locale), subject.run
-    rows = compared.rows
-    worse = [row for row in rows if row.verdict == "worse"]
+    places = compared.values.places if compared.values else ()
+    worse = [
+        (row, n) for row, n in zip(compared.rows, places, strict=True) if row.verdict == "worse"
+    ]
     status = account_of(run).tally.status(compared.worse)
     said = t[f"status.{status}"]
     if status == "worse" and subject.role == "previous":
@@ -165,18 +167,17 @@ def _against(subject: Subject, other: RedactedRun, compared: ComparisonPage, loc
     lines += [text(" · ".join(counted for _, counted in verdict_counts(compared.counts, t, f))), ""]
     if not worse:
         return [*lines, text(r["summary.none_worse"]), ""], []
-    digits = compared.values.places if compared.values else {}
     header, table = _table(
         [t["column.case"], t["column.check"], role, t["diff.this_run"], t["column.change"]],
         (
             (
                 name(row.case, cell=True) if row.case else text(t["where.run"]),
                 name(row.check, cell=True),
-                text(_side(row.before, digits[row.check], f)),
-                text(_side(row.now, digits[row.check], f)),
-                "" if row.delta is None else text(f.change(row.delta, digits[row.check])),
+                text(_side(row.before, digits, f)),
+                text(_side(row.now, digits, f)),
+                "" if row.delta is None else text(f.change(row.delta, digits)),
             )
-            for row in worse
+            for row, digits in worse
         ),
     )
     return [*lines, f"**{text(r['summary.worse'])}**", "", *header], table

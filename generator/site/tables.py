@@ -79,9 +79,9 @@ NO_TABLE = Table("", ())
 
 
 def compared_table(
-    rows: Sequence[Row], places: Mapping[str, int], marked: set[tuple[str, str]]
+    rows: Sequence[Row], places: Sequence[int], marked: set[tuple[str, str]]
 ) -> Table:
-    """The rows of a comparison, each at its check's decimals, written once for both languages:
+    """The rows of a comparison, each at its decimals (``Comparison.places``), written once for both languages:
     a side as ``pages.side`` writes it (``Figures.written``) and a change as
     ``Formats.rounded_change`` does;
     ``marked`` are the (case, check) pairs on the line. A table of 180 rows writes some 1,300
@@ -111,8 +111,7 @@ def compared_table(
         return f"{cell} <small>{figure(low, digits)}–{figure(high, digits)}</small>"
 
     lines = []
-    for row in rows:
-        digits = places[row.check]
+    for row, digits in zip(rows, places, strict=True):
         verdict = "threshold" if row.threshold_moved else row.verdict
         change = "" if row.delta is None else marked_change(rounded(row.delta, digits), digits)
         lines.append(

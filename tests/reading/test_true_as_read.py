@@ -1,7 +1,7 @@
 """A change printed with its two sides is true as read: the later side less the earlier, as
 printed, is the change as printed, and the change as printed is within its tolerance or beyond
 it as the stored change is. In the reading's sentences, in a comparison page's table and in the
-report's Markdown, which share the rule (``formats.agreeing_places``; the table's rows are held
+report's Markdown, which share the rule (``places.agreeing_places``; the table's rows are held
 to it in tests/site/test_tables.py)."""
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
 """The tables joined as strings (``site/tables.py``) say what one definition says: a comparison
 page's row writes each side as the report's ``side`` does and its change as ``Formats.change``
-(their difference as printed: ``formats.agreeing_places``), and a run page's grid writes each
+(their difference as printed: ``places.agreeing_places``), and a run page's grid writes each
 score as ``Formats.score`` at its check's decimals, in both languages, though their figures are
 rounded once for the two."""
 
@@ -40,9 +40,9 @@ def test_a_comparison_row_says_each_side_as_the_report_does_and_its_change_reads
             continue
         lines = _body(html, '<div class="runsite-compare">')
         assert len(lines) == len(compared.rows)
-        for line, row in zip(lines, compared.rows, strict=True):
-            assert compared.values is not None
-            digits = compared.values.places[row.check]
+        assert compared.values is not None
+        places = compared.values.places
+        for line, row, digits in zip(lines, compared.rows, places, strict=True):
             cells = line.split("<td")[2:]
             for cell, check in zip(cells[:2], (row.before, row.now), strict=True):
                 shown = side(check, digits, site.f)
