@@ -34,7 +34,7 @@ class Stored(NamedTuple):
 
 
 Figures = tuple[int | None, int | None, int | None]
-"""A check's score, smallest and largest sample in millionths (``formats.millionths``)."""
+"""A check's score, smallest and largest sample in millionths (``places.millionths``)."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -3,7 +3,7 @@
 Prose: a title line, then each section under its heading, one fact per line (``- …``), and a
 fixed sentence for a section with nothing in it. Figures are written as the language writes
 them (``generator.reading.formats``): the scores of one sentence to one number of decimals
-(``formats.places``, from the sentence's tolerance and its values), a change signed, a tolerance
+(``places.places``, from the sentence's tolerance and its values), a change signed, a tolerance
 with every digit it has, money in dollars, counts grouped, the run's moment with its offset
 named. Settings of the target and the judge are printed as configured (names and whole
 numbers as written), since they are values of a configuration, not figures of the run.
