@@ -68,7 +68,7 @@ def comparison_places(rows: Sequence[Row]) -> tuple[int, ...]:
     """Decimals for each row of a comparison: its check's (as its tolerance needs, more where
     one of the check's scores would read as its threshold or a change as none), and more
     where the row's change would read as other than its two scores' difference as printed,
-    or on the other side of the tolerance it is judged by (``places.agreeing_places``), as
+    or on the other side of its tolerance (``places.agreeing_places``), as
     the reading's sentences are. A row takes more only for itself: one row's figures never
     make every row of its check six decimals long."""
     found: dict[str, tuple[list[int | None], int, float | None, list[float]]] = {}
@@ -90,17 +90,12 @@ def comparison_places(rows: Sequence[Row]) -> tuple[int, ...]:
 
 
 def _moves(row: Row) -> list[Move]:
-    """The row's change read with its two sides, and the tolerance that judged it where the
-    row says it did (a row whose rules or count moved, or whose status flipped, is not judged
-    against a tolerance)."""
+    """The row's change read with its two sides, and the run's tolerance, which its change
+    must stay on the same side of as read."""
     before, now = row.before, row.now
     if row.delta is None or before is None or now is None:
         return []
     (was, *_), (score, *_) = before.figures, now.figures
     if was is None or score is None:
         return []
-    judged = (
-        row.verdict in ("worse", "better", "same") and before.verdict.status == now.verdict.status
-    )
-    limit = millionths(now.verdict.tolerance) if judged else None
-    return [(was, score, millionths(row.delta), limit)]
+    return [(was, score, millionths(row.delta), millionths(now.verdict.tolerance))]
