@@ -3,6 +3,9 @@ two runs over the cases both judged, computed by ``scipy.stats``.
 
 - A check's pass rate across cases has a Wilson 95% interval; its mean score across cases a
   Student's t 95% interval (none for fewer than two cases).
+- Within one case, where both runs kept a check's samples: Fisher's exact test (two-sided) of
+  the passes and failures where every sample is 0 or 1, else the Mann–Whitney U test
+  (two-sided) of the sampled scores.
 - Two runs' verdicts of one check are paired by case: the exact McNemar test (a two-sided
   binomial test of the discordant pairs, those that passed in one run and failed in the
   other, against one half) for pass/fail; Wilcoxon's signed-rank test (two-sided, zero
@@ -16,7 +19,7 @@ A figure here is a float as scipy gives it; pages round it as they round any fig
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import NamedTuple
+from typing import Literal, NamedTuple
 
 from scipy import stats
 
@@ -90,6 +93,24 @@ def wilcoxon(differences: Sequence[float]) -> float | None:
     if not moved:
         return None
     return float(stats.wilcoxon(moved, zero_method="wilcox").pvalue)
+
+
+class Within(NamedTuple):
+    """One check of one case in two runs, its samples compared: the test and its p."""
+
+    test: Literal["fisher", "mann_whitney"]
+    p: float
+
+
+def within_case(before: Sequence[float], now: Sequence[float]) -> Within | None:
+    """The samples of one check in one case, in two runs, compared; None where either run
+    kept none."""
+    if not before or not now:
+        return None
+    if {*before, *now} <= {0.0, 1.0}:
+        table = [[sum(now), len(now) - sum(now)], [sum(before), len(before) - sum(before)]]
+        return Within("fisher", float(stats.fisher_exact(table).pvalue))
+    return Within("mann_whitney", float(stats.mannwhitneyu(now, before).pvalue))
 
 
 def holm(values: Sequence[float | None]) -> list[float | None]:

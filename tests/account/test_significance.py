@@ -20,6 +20,7 @@ from generator.account.significance import (
     paired,
     wilcoxon,
     wilson,
+    within_case,
 )
 from generator.document.codec import read_run
 from generator.document.disclosure import Disclosure
@@ -106,3 +107,13 @@ def test_a_comparisons_pairs_are_its_rows_flips():
                 stats.binomtest(test.worse, test.worse + test.better).pvalue
             )
             assert test.mcnemar_holm is not None and test.mcnemar_holm >= test.mcnemar
+
+
+def test_a_cases_samples_compare_by_fisher_when_binary_and_mann_whitney_else():
+    binary = within_case([1, 1, 1, 1, 1], [0, 0, 0, 1, 0])
+    assert binary is not None and binary.test == "fisher"
+    assert binary.p == pytest.approx(stats.fisher_exact([[1, 4], [5, 0]]).pvalue)
+    graded = within_case([0.7, 0.8, 0.75], [0.4, 0.5, 0.45])
+    assert graded is not None and graded.test == "mann_whitney"
+    assert graded.p == pytest.approx(stats.mannwhitneyu([0.4, 0.5, 0.45], [0.7, 0.8, 0.75]).pvalue)
+    assert within_case([], [0.5]) is None
