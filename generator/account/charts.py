@@ -21,9 +21,6 @@ from generator.document.redacted import RedactedRun
 STATUS_LETTER = {"pass": "p", "fail": "f", "error": "e"}
 """How chart data and a page's cells name a status: one letter, styled by the site's CSS."""
 
-STATUSES = ("pass", "fail", "error")
-"""The order of statuses in a chart's legend: a status's place is its colour."""
-
 
 class Interval(NamedTuple):
     """One sampled check of a run: its case (its index; -1 for the whole run), its check (its

@@ -21,6 +21,10 @@ Status = Literal["worse", "failed", "unjudged", "passed"]
 STATUSES: tuple[Status, ...] = ("worse", "failed", "unjudged", "passed")
 """The statuses in the order a reader should look at them."""
 
+VERDICT_STATUSES = ("pass", "fail", "error")
+"""A verdict's statuses as a document names them, in the order every output lists them: a
+status's place is its colour on a chart and its column in ``show``."""
+
 CaseStatus = Literal["failed", "unjudged", "passed", "set_aside"]
 """A case at a glance: a check failed, else one could not be judged, else passed; or set aside."""
 

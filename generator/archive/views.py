@@ -8,14 +8,13 @@ from __future__ import annotations
 from typing import Any
 
 from generator.account.run import account_of
-from generator.account.tally import Counts, counted
+from generator.account.tally import VERDICT_STATUSES, Counts, counted
 from generator.archive.admission import Admission
 from generator.archive.archive import Migration, Shown
 from generator.archive.catalog import ArchivedRun, Suite, label
 from generator.archive.store import Commit
 from generator.document.model import SCHEMA
 
-STATUSES = ("pass", "fail", "error")
 _CHANGES = {"A": "added", "M": "changed", "D": "removed"}
 
 
@@ -129,7 +128,7 @@ def _tally(counts: Counts) -> dict[str, int]:
 
 
 def _counts(tally: dict[str, Any]) -> str:
-    return ", ".join(f"{tally[status]} {status}" for status in STATUSES)
+    return ", ".join(f"{tally[status]} {status}" for status in VERDICT_STATUSES)
 
 
 def _named(value: Any) -> str:

@@ -1,6 +1,6 @@
 """The site's charts as static SVG, drawn here from the same values (``account.charts``) whose
-serialised form ``charts.js`` draws in the browser: a report carries no plotly.js (1.19 MB), prints as vectors, and draws with no
-script at all.
+serialised form ``charts.js`` draws in the browser: a report carries no plotly.js (1.19 MB),
+prints as vectors, and draws with no script at all.
 
 Each chart draws what the site's does: a sampled check's band from its lowest to its highest
 sample (coloured by status on a run, grey for the earlier run and blue for this one on a
@@ -17,8 +17,9 @@ from dataclasses import dataclass, replace
 
 from markupsafe import Markup, escape
 
-from generator.account.charts import STATUSES, CompareChart, Intervals
+from generator.account.charts import CompareChart, Intervals
 from generator.account.places import SCALE, threshold_places
+from generator.account.tally import VERDICT_STATUSES
 from generator.reading.formats import Formats
 from generator.site.charts import Chart
 
@@ -176,7 +177,7 @@ def interval_rows(value: Intervals, run: str) -> list[IntervalRow]:
                 _millionths(row.low) or 0.0,
                 _millionths(row.high) or 0.0,
                 _millionths(row.score),
-                STATUSES.index(row.status),
+                VERDICT_STATUSES.index(row.status),
                 _millionths(row.threshold),
             )
         )
@@ -196,7 +197,7 @@ def intervals(
     every = interval_rows(value, labels["where.run"])
     rows = [row for row in every if check is None or row.check == check]
     names = [row.name if check is None else row.case for row in rows]
-    statuses = [labels[f"status.{status}"] for status in STATUSES]
+    statuses = [labels[f"status.{status}"] for status in VERDICT_STATUSES]
     shown = sorted({row.status for row in rows})
     band = labels["chart.band"]
     legend = [(_swatch(STATUS[s], ".55"), f"{band}: {statuses[s]}") for s in shown]
@@ -263,7 +264,7 @@ def interval_table(
             shown(row.score, row.check),
             shown(row.high, row.check),
             shown(row.threshold, row.check),
-            labels[f"status.{STATUSES[row.status]}"],
+            labels[f"status.{VERDICT_STATUSES[row.status]}"],
         )
         for row in rows
     )

@@ -15,8 +15,9 @@ from typing import Any, Protocol
 
 from markupsafe import Markup
 
-from generator.account.charts import STATUSES, CompareChart, Intervals, packed
+from generator.account.charts import CompareChart, Intervals, packed
 from generator.account.places import figure_places
+from generator.account.tally import VERDICT_STATUSES
 from generator.reading.formats import Formats, needs_seconds
 from generator.site.summary import CheckKey, RunSummary
 
@@ -142,7 +143,7 @@ def interval_chart(intervals: Intervals | None, labels: Mapping[str, str]) -> Ch
     data = intervals.serialised() | {
         "run": labels["where.run"],
         "labels": {k: labels[f"chart.{k}"] for k in ("score", "band", "threshold")},
-        "statuses": [labels[f"status.{status}"] for status in STATUSES],
+        "statuses": [labels[f"status.{status}"] for status in VERDICT_STATUSES],
     }
     return Chart(
         data, intervals.height, tuple(labels[c] for c in columns), (), intervals.parts, intervals

@@ -81,8 +81,8 @@ NO_TABLE = Table("", ())
 def compared_table(
     rows: Sequence[Row], places: Sequence[int], marked: set[tuple[str, str]]
 ) -> Table:
-    """The rows of a comparison, each at its decimals (``Comparison.places``), written once for both languages:
-    a side as ``pages.side`` writes it (``Figures.written``) and a change as
+    """The rows of a comparison, each at its decimals (``Comparison.places``), written once for
+    both languages: a side as ``pages.side`` writes it (``Figures.written``) and a change as
     ``Formats.rounded_change`` does;
     ``marked`` are the (case, check) pairs on the line. A table of 180 rows writes some 1,300
     figures, which each language used to write again."""
