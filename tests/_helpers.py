@@ -8,7 +8,6 @@ from __future__ import annotations
 import copy
 import json
 import os
-import resource
 import subprocess
 import sys
 import tempfile
@@ -264,26 +263,42 @@ _MEMORY_CAP = 3 << 30
 """The address space a measured command may take: a regression fails its test with a
 MemoryError instead of taking the machine the tests share."""
 
+_LAUNCHER = """
+import os, resource, sys
+peak, cap, command = int(sys.argv[1]), int(sys.argv[2]), sys.argv[3:]
+pid = os.fork()
+if pid == 0:
+    resource.setrlimit(resource.RLIMIT_AS, (cap, cap))
+    os.dup2(os.open(os.devnull, os.O_WRONLY), 1)
+    os.execv(command[0], command)
+_, status, usage = os.wait4(pid, 0)
+os.write(peak, str(usage.ru_maxrss).encode())
+sys.exit(os.waitstatus_to_exitcode(status))
+"""
+"""Runs a command as a child of its own small process and writes the child's peak, in KiB, to the file descriptor it is given.
+A child forked from the tests' process would start from their resident set, which the
+kernel counts into its peak: a pytest worker of 300 MB made every import look that large."""
+
 
 def measured(*args: str) -> Measured:
     """``runsite ARGS`` as a user runs it, in a process of its own, and its own peak memory:
     ``wait4`` reports the child it reaps alone, where ``RUSAGE_CHILDREN`` would report the
     largest of every child the tests have reaped."""
-
-    def capped() -> None:
-        resource.setrlimit(resource.RLIMIT_AS, (_MEMORY_CAP, _MEMORY_CAP))
-
+    command = [sys.executable, "-m", "generator", *args]
+    peak_read, peak_write = os.pipe()
     with tempfile.TemporaryFile() as stderr:
         process = subprocess.Popen(
-            [sys.executable, "-m", "generator", *args],
+            [sys.executable, "-c", _LAUNCHER, str(peak_write), str(_MEMORY_CAP), *command],
             stdout=subprocess.DEVNULL,
             stderr=stderr,
-            preexec_fn=capped,
+            pass_fds=(peak_write,),
         )
-        _, status, usage = os.wait4(process.pid, 0)
-        process.returncode = os.waitstatus_to_exitcode(status)
+        os.close(peak_write)
+        with os.fdopen(peak_read, "rb") as peak:
+            peak_kb = int(peak.read() or 0)
+        process.wait()
         stderr.seek(0)
-        return Measured(process.returncode, stderr.read().decode(), usage.ru_maxrss / 1024)
+        return Measured(process.returncode, stderr.read().decode(), peak_kb / 1024)
 
 
 @contextmanager
