@@ -9,7 +9,9 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import cached_property
 
+from generator.account.chance import Chance, chance_of
 from generator.account.charts import CompareChart, compare_charts
 from generator.account.movements import Movement, movements
 from generator.account.places import (
@@ -55,6 +57,12 @@ class Comparison:
     def worse(self) -> int:
         """The checks that got worse."""
         return sum(row.verdict == "worse" for row in self.rows)
+
+    @cached_property
+    def chance(self) -> Chance:
+        """Whether the runs differ beyond chance, tested when first asked: the build's count of
+        checks worse than a reference never asks, and never imports scipy."""
+        return chance_of((row.check, row.case, row.before, row.now) for row in self.rows)
 
 
 def comparison_of(run: RedactedRun, other: RedactedRun) -> Comparison:

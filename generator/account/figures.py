@@ -9,11 +9,13 @@ averaged into theirs. Scores are in millionths (``places.millionths``), with the
 
 from __future__ import annotations
 
+import math
 from typing import NamedTuple
 
 from generator.account.checks import Check, checks_by_case, checks_of
-from generator.account.places import at_places, millionths, threshold_places
+from generator.account.places import SCALE, at_places, millionths, threshold_places
 from generator.account.samples import on_the_line
+from generator.account.significance import Bounds, mean_interval
 from generator.account.tally import CaseStatus, Counts, case_status, counted
 from generator.document.redacted import RedactedRun, RedactedVerdict
 
@@ -35,6 +37,19 @@ class CheckFigures(NamedTuple):
     places: int
     """Decimals its scores print with: its tolerance's, or more to tell them from its
     threshold."""
+    spread: int | None = None
+    """The standard error of its mean score across cases, in millionths; None for a check
+    over the whole run or scored in fewer than two cases."""
+    reported_stderr: int | None = None
+    """The standard error Inspect reported for this scorer (its ``stderr`` metric), in
+    millionths; None where the run carries none."""
+
+    @property
+    def mean_bounds(self) -> Bounds | None:
+        """The mean score's 95% interval across cases (Student's t over the scored cases)."""
+        if self.score is None or self.spread is None:
+            return None
+        return mean_interval(self.score / SCALE, self.spread / SCALE, self.counts.judged)
 
 
 def check_figures(run: RedactedRun) -> tuple[CheckFigures, ...]:
@@ -43,7 +58,33 @@ def check_figures(run: RedactedRun) -> tuple[CheckFigures, ...]:
     named: dict[tuple[bool, str], list[RedactedVerdict]] = {}
     for check in checks_of(run):
         named.setdefault((check.case is None, check.verdict.assertion), []).append(check.verdict)
-    return tuple(_figures(name, whole, verdicts) for (whole, name), verdicts in named.items())
+    found = []
+    for (whole, name), verdicts in named.items():
+        figures = _figures(name, whole, verdicts)
+        if not whole:
+            stderr = named.get((True, f"{name}/{STDERR}"), [])
+            reported = stderr[0].score if len(stderr) == 1 else None
+            figures = figures._replace(
+                spread=_spread(verdicts),
+                reported_stderr=None if reported is None else millionths(reported),
+            )
+        found.append(figures)
+    return tuple(found)
+
+
+STDERR = "stderr"
+"""The metric Inspect names a scorer's standard error by: an import keeps each metric as a
+whole-run check named ``scorer/metric``."""
+
+
+def _spread(verdicts: list[RedactedVerdict]) -> int | None:
+    """The standard error of the verdicts' mean score, in millionths; None for fewer than two."""
+    scores = [v.score for v in verdicts if v.score is not None]
+    if len(scores) < 2:
+        return None
+    mean = sum(scores) / len(scores)
+    variance = sum((x - mean) ** 2 for x in scores) / (len(scores) - 1)
+    return millionths(math.sqrt(variance / len(scores)))
 
 
 def _figures(name: str, whole_run: bool, verdicts: list[RedactedVerdict]) -> CheckFigures:

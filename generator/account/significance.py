@@ -19,16 +19,22 @@ A figure here is a float as scipy gives it; pages round it as they round any fig
 from __future__ import annotations
 
 from collections.abc import Sequence
+from types import ModuleType
 from typing import Literal, NamedTuple
-
-from scipy import stats
-
-from generator.account.rows import Row
 
 LEVEL = 0.95
 """The confidence of every interval."""
 ALPHA = 0.05
 """The level a p-value is read against: "beyond chance" is below it."""
+
+
+def _stats() -> ModuleType:
+    """``scipy.stats``, imported where a figure is first asked for: it takes most of a second
+    to import, which ``list``, ``show`` and an import never need to pay."""
+    from scipy import stats
+
+    found: ModuleType = stats
+    return found
 
 
 class Bounds(NamedTuple):
@@ -42,7 +48,7 @@ def wilson(passed: int, judged: int) -> Bounds | None:
     """The Wilson interval of ``passed`` of ``judged``; None where nothing was judged."""
     if judged == 0:
         return None
-    found = stats.binomtest(passed, judged).proportion_ci(LEVEL, method="wilson")
+    found = _stats().binomtest(passed, judged).proportion_ci(LEVEL, method="wilson")
     return Bounds(float(found.low), float(found.high))
 
 
@@ -51,39 +57,20 @@ def mean_bounds(scores: Sequence[float]) -> Bounds | None:
     itself at both ends where they do not vary."""
     if len(scores) < 2:
         return None
-    mean = sum(scores) / len(scores)
-    spread = stats.sem(scores)
+    return mean_interval(sum(scores) / len(scores), float(_stats().sem(scores)), len(scores))
+
+
+def mean_interval(mean: float, spread: float, n: int) -> Bounds:
+    """Student's t interval of a mean of ``n`` values whose standard error is ``spread``."""
     if spread == 0:
         return Bounds(mean, mean)
-    low, high = stats.t.interval(LEVEL, len(scores) - 1, loc=mean, scale=spread)
+    low, high = _stats().t.interval(LEVEL, n - 1, loc=mean, scale=spread)
     return Bounds(float(low), float(high))
-
-
-class Paired(NamedTuple):
-    """One check of two runs over the cases both judged: how many pairs, how many went worse
-    and better, and each test's p (None where no pair differs, so no test has anything to
-    weigh), raw and after Holm's correction."""
-
-    check: str
-    pairs: int
-    worse: int
-    better: int
-    mcnemar: float | None
-    wilcoxon: float | None
-    mcnemar_holm: float | None = None
-    wilcoxon_holm: float | None = None
-
-    @property
-    def decidable(self) -> bool:
-        """Whether the discordant pairs are enough for McNemar's test to reach ``ALPHA`` at
-        all: with five, even all going one way gives p = 0.0625."""
-        discordant = self.worse + self.better
-        return discordant > 0 and mcnemar(discordant, 0) < ALPHA
 
 
 def mcnemar(worse: int, better: int) -> float:
     """The exact McNemar test's two-sided p of ``worse`` and ``better`` discordant pairs."""
-    return float(stats.binomtest(worse, worse + better, 0.5).pvalue)
+    return float(_stats().binomtest(worse, worse + better, 0.5).pvalue)
 
 
 def wilcoxon(differences: Sequence[float]) -> float | None:
@@ -92,7 +79,16 @@ def wilcoxon(differences: Sequence[float]) -> float | None:
     moved = [d for d in differences if d != 0]
     if not moved:
         return None
-    return float(stats.wilcoxon(moved, zero_method="wilcox").pvalue)
+    return float(_stats().wilcoxon(moved, zero_method="wilcox").pvalue)
+
+
+def falling(differences: Sequence[float]) -> bool:
+    """Whether the negative differences outrank the positive ones (the sums of signed ranks
+    Wilcoxon's test weighs, zeros dropped): the direction its p is about."""
+    moved = [d for d in differences if d != 0]
+    ranks = [float(r) for r in _stats().rankdata([abs(d) for d in moved])]
+    below = sum(r for r, d in zip(ranks, moved, strict=True) if d < 0)
+    return below > sum(ranks) - below
 
 
 class Within(NamedTuple):
@@ -107,6 +103,7 @@ def within_case(before: Sequence[float], now: Sequence[float]) -> Within | None:
     kept none."""
     if not before or not now:
         return None
+    stats = _stats()
     if {*before, *now} <= {0.0, 1.0}:
         table = [[sum(now), len(now) - sum(now)], [sum(before), len(before) - sum(before)]]
         return Within("fisher", float(stats.fisher_exact(table).pvalue))
@@ -124,45 +121,3 @@ def holm(values: Sequence[float | None]) -> list[float | None]:
         floor = max(floor, min(1.0, p * (len(present) - rank)))
         adjusted[n] = floor
     return adjusted
-
-
-def paired(rows: Sequence[Row]) -> tuple[Paired, ...]:
-    """Each check of a comparison, its cases paired, with Holm's correction across checks; a
-    check over the whole run has no cases to pair and is left out."""
-    by_check: dict[str, list[Row]] = {}
-    for row in rows:
-        if row.case is not None and row.before is not None and row.now is not None:
-            by_check.setdefault(row.check, []).append(row)
-    found = []
-    for check, pairs in by_check.items():
-        judged = [
-            (row.before.verdict, row.now.verdict)
-            for row in pairs
-            if row.before is not None
-            and row.now is not None
-            and row.before.verdict.status != "error"
-            and row.now.verdict.status != "error"
-        ]
-        worse = sum(was.status == "pass" and now.status == "fail" for was, now in judged)
-        better = sum(was.status == "fail" and now.status == "pass" for was, now in judged)
-        differences = [
-            now.score - was.score
-            for was, now in judged
-            if was.score is not None and now.score is not None
-        ]
-        found.append(
-            Paired(
-                check,
-                len(judged),
-                worse,
-                better,
-                mcnemar(worse, better) if worse + better else None,
-                wilcoxon(differences),
-            )
-        )
-    mcnemars = holm([p.mcnemar for p in found])
-    wilcoxons = holm([p.wilcoxon for p in found])
-    return tuple(
-        p._replace(mcnemar_holm=m, wilcoxon_holm=w)
-        for p, m, w in zip(found, mcnemars, wilcoxons, strict=True)
-    )

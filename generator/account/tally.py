@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Literal, NamedTuple
 
+from generator.account.significance import Bounds, wilson
 from generator.document.numbers import at_precision
 from generator.document.redacted import RedactedCase, RedactedRun, RedactedVerdict
 
@@ -45,6 +46,11 @@ class Counts(NamedTuple):
     def rate(self) -> float | None:
         """The share of judged verdicts that passed; None where none was judged."""
         return at_precision(self.passed / self.judged) if self.judged else None
+
+    @property
+    def bounds(self) -> Bounds | None:
+        """The rate's Wilson 95% interval; None where none was judged."""
+        return wilson(self.passed, self.judged)
 
 
 def counted(verdicts: Iterable[RedactedVerdict]) -> Counts:
