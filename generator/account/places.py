@@ -6,6 +6,7 @@ stores. Figures are counted in millionths here, whole numbers that round exactly
 
 from __future__ import annotations
 
+import math
 from collections.abc import Collection, Iterable
 from decimal import Decimal
 
@@ -150,3 +151,17 @@ def _agrees(move: Move, places: int) -> bool:
     if at_places(now, places) - at_places(before, places) != shown:
         return False
     return tolerance is None or (abs(shown) <= tolerance) == (abs(change) <= tolerance)
+
+
+SMALLEST_P = 0.001
+"""Below this a p-value is written as less than it: its digits say nothing more."""
+
+
+def p_places(p: float, alpha: float) -> int:
+    """Decimals for a p-value: two significant digits (0.50, 0.048, 0.0031), and more where
+    fewer would round it to the other side of ``alpha`` (0.0496 is not 0.050)."""
+    places = max(PLACES, 1 - math.floor(math.log10(max(p, SMALLEST_P))))
+    limit = millionths(alpha)
+    while places < PRECISION and (rounded(p, places) < limit) != (millionths(p) < limit):
+        places += 1
+    return places

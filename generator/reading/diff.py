@@ -15,10 +15,12 @@ beyond the other's is counted as exceeding both runs' observed intervals.
 
 from __future__ import annotations
 
+from generator.account.chance import chance_of
 from generator.account.checks import Pair
 from generator.account.sides import Side, SideBySide, side_by_side
 from generator.document.numbers import at_precision
 from generator.document.redacted import RedactedRun
+from generator.reading.chance import chance_facts
 from generator.reading.facts import Fact, Kind, Param, Reading, fact
 from generator.reading.pairing import identity_names, pairing_facts
 from generator.reading.refusals import refuse_unlike
@@ -59,7 +61,11 @@ def diff(left: RedactedRun, right: RedactedRun) -> Reading:
             and not (standing == "only" and r.pair.named.verdict.assertion in apart)
             for f in _row_fact(r)
         ]
-    return Reading("diff", left.key, right.key, tuple(facts))
+    chance = chance_of(
+        (r.pair.named.label, r.pair.named.case, r.pair.left, r.pair.right) for r in rows
+    )
+    facts += chance_facts(chance, "diff")
+    return Reading("diff", left.key, right.key, tuple(facts), chance)
 
 
 def _where(pair: Pair) -> dict[str, Param]:

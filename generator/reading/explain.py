@@ -10,10 +10,13 @@ and no check's threshold, tolerance or samples differ.
 
 from __future__ import annotations
 
+from generator.account.chance import Chance
 from generator.account.checks import checks_of
-from generator.account.movements import Movement, movements
+from generator.account.comparison import comparison_of
+from generator.account.movements import Movement
 from generator.document.redacted import RedactedRun
 from generator.reading import alone, compare
+from generator.reading.chance import chance_facts
 from generator.reading.facts import Fact, Kind, Reading, fact
 from generator.reading.pairing import identity_names, pairing_facts
 from generator.reading.refusals import refuse_crossing
@@ -33,13 +36,16 @@ def explain(run: RedactedRun, reference: RedactedRun | None = None) -> Reading:
         ]
         return Reading("run", run.key, None, tuple(facts))
     refuse_crossing(run, reference)
-    return against(run, reference, movements(run, reference))
+    compared = comparison_of(run, reference)
+    return against(run, reference, list(compared.moved), compared.chance)
 
 
-def against(run: RedactedRun, reference: RedactedRun, moved: list[Movement]) -> Reading:
-    """``explain(run, reference)`` told from ``moved``, their ``movements``: a comparison
-    page shows the movements as its table too, so it finds them once. The two runs are ones
-    ``refuse_crossing`` lets through."""
+def against(
+    run: RedactedRun, reference: RedactedRun, moved: list[Movement], chance: Chance
+) -> Reading:
+    """``explain(run, reference)`` told from ``moved``, their ``movements``, and ``chance``,
+    their tests: a comparison page shows both as its tables too, so it finds them once. The two
+    runs are ones ``refuse_crossing`` lets through."""
     judge = judge_facts(reference, run)
     lead = [fact("ran", "tally.judge_changed")] if _judge_changed(judge) else []
     apart = identity_names(reference, run)
@@ -70,9 +76,10 @@ def against(run: RedactedRun, reference: RedactedRun, moved: list[Movement]) -> 
             alone.calibration_missed("moved", checks_of(run)),
             alone.suspended("moved", run),
         ),
+        *chance_facts(chance, "reference"),
         *alone.sampled(run),
     ]
-    return Reading("reference", run.key, reference.key, tuple(facts))
+    return Reading("reference", run.key, reference.key, tuple(facts), chance)
 
 
 _ADDED_OR_REMOVED = frozenset({"setting.rule.added", "setting.rule.removed"})

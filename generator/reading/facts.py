@@ -12,18 +12,23 @@ The exit code is decided here too, from the facts alone, by ``exit_code``.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Literal, NamedTuple, get_args
+from typing import TYPE_CHECKING, Literal, NamedTuple, get_args
 
 from generator.document.numbers import at_precision
 
+if TYPE_CHECKING:
+    from generator.account.chance import Chance
+
 Param = str | int | float
 Scope = Literal["run", "reference", "diff"]
-Section = Literal["ran", "setup", "found", "underneath", "moved", "samples", "head", "checks"]
+Section = Literal[
+    "ran", "setup", "found", "underneath", "moved", "chance", "samples", "head", "checks"
+]
 
 SECTIONS: dict[Scope, tuple[Section, ...]] = {
     "run": ("ran", "setup", "found", "samples"),
-    "reference": ("ran", "underneath", "moved", "samples"),
-    "diff": ("head", "checks"),
+    "reference": ("ran", "underneath", "moved", "chance", "samples"),
+    "diff": ("head", "checks", "chance"),
 }
 """Which sections a reading of each scope has, in the order they are read."""
 
@@ -138,11 +143,34 @@ Kind = Literal[
     "diff.only_left",
     "diff.only_right",
     "diff.within",
+    # Whether two runs differ beyond chance.
+    "chance.checks",
+    "chance.verdicts",
+    "chance.verdicts.few",
+    "chance.verdicts.diff",
+    "chance.verdicts.diff.few",
+    "chance.scores",
+    "chance.scores.few",
+    "chance.scores.diff.left",
+    "chance.scores.diff.left.few",
+    "chance.scores.diff.right",
+    "chance.scores.diff.right.few",
+    "chance.worse",
+    "chance.better",
+    "chance.beyond",
+    "chance.none",
+    "chance.case.fisher",
+    "chance.case.mann_whitney",
 ]
 KINDS: frozenset[str] = frozenset(get_args(Kind))
 
 WORSE: frozenset[Kind] = frozenset({"check.regressed", "check.regressed.flip"})
 """Kinds that mean the run got worse than its reference: exit 1."""
+BEYOND: frozenset[Kind] = frozenset({"chance.worse"})
+"""Kinds that mean a check got worse beyond chance: exit 1 under the ``significant`` gate."""
+Gate = Literal["tolerance", "significant"]
+"""What exit 1 means against a reference: a check worse past its tolerance (digline's
+meaning), or worse beyond chance after Holm's correction."""
 UNJUDGED: frozenset[Kind] = frozenset(
     {"tally.unjudged", "tally.nothing_judged", "tally.calibration"}
 )
@@ -179,11 +207,17 @@ class Reading:
     run_key: str
     reference_key: str | None
     facts: tuple[Fact, ...]
+    chance: Chance | None = None
+    """The tests of the two runs, which the ``chance`` facts tell; None for a run alone."""
 
     @property
     def exit_code(self) -> int:
         """See ``exit_code``."""
         return exit_code(self.scope, self.facts)
+
+    def gated(self, gate: Gate) -> int:
+        """The exit code under ``gate``."""
+        return exit_code(self.scope, self.facts, gate)
 
     def sections(self) -> list[tuple[Section, list[Fact]]]:
         """Each section of the reading's scope, in reading order, with its facts: one pass
@@ -196,14 +230,15 @@ class Reading:
         return list(found.items())
 
 
-def exit_code(scope: Scope, facts: tuple[Fact, ...]) -> int:
-    """0 fine, 1 worse than the reference, 2 something could not be judged; 1 outranks 2.
+def exit_code(scope: Scope, facts: tuple[Fact, ...], gate: Gate = "tolerance") -> int:
+    """0 fine, 1 worse than the reference (past a tolerance, or beyond chance under the
+    ``significant`` gate), 2 something could not be judged; 1 outranks 2.
 
     Only a reading against a reference can say worse, and a diff never gates, except to say
     that nothing paired: then nothing was compared, which is never fine.
     """
     kinds = {f.kind for f in facts}
-    if scope == "reference" and kinds & WORSE:
+    if scope == "reference" and kinds & (BEYOND if gate == "significant" else WORSE):
         return 1
     if (scope != "diff" and kinds & UNJUDGED) or kinds & UNPAIRED:
         return 2

@@ -44,7 +44,16 @@ from babel.dates import format_datetime
 from babel.numbers import format_currency, format_decimal, format_percent
 from babel.units import format_unit
 
-from generator.account.places import PLACES, SCALE, at_places, decimal, rounded
+from generator.account.places import (
+    PLACES,
+    SCALE,
+    SMALLEST_P,
+    at_places,
+    decimal,
+    p_places,
+    rounded,
+)
+from generator.account.significance import ALPHA
 from generator.document.numbers import PRECISION, at_precision
 
 CLDR = {"en": "en_GB", "it": "it"}
@@ -182,6 +191,22 @@ class Formats:
         return format_percent(
             _rounded(percent, digits) / 100, self._fixed(digits) + "%", locale=self._cldr
         )
+
+    def p_value(self, p: float) -> str:
+        """A p-value (``places.p_places``): 0.50, 0,048; < 0.001 below a thousandth."""
+        if p < SMALLEST_P:
+            return f"< {self.score(SMALLEST_P, 3)}"
+        places = p_places(p, ALPHA)
+        return self.rounded(rounded(p, places), places)
+
+    def chance(self, p: float) -> str:
+        """A p-value as the share of comparisons it is, to the digits it is written with: 50%,
+        4.8%; less than 0.1% below a thousandth."""
+        if p < SMALLEST_P:
+            return f"< {format_percent(SMALLEST_P, '0.0%', locale=self._cldr)}"
+        digits = p_places(p, ALPHA) - 2
+        shown = Decimal(rounded(p, digits + 2)).scaleb(-PRECISION)
+        return format_percent(shown, self._fixed(digits) + "%", locale=self._cldr)
 
     def money(self, usd: float | None) -> str:
         """Dollars: US$0.0329, 1.234,50 USD; ``unknown`` when not recorded, never 0."""

@@ -8,18 +8,22 @@ with every digit it has, money in dollars, counts grouped, the run's moment with
 named. Settings of the target and the judge are printed as configured (names and whole
 numbers as written), since they are values of a configuration, not figures of the run.
 
-JSON (``OUTPUT_VERSION`` 1), built by ``as_json`` and written by the caller::
+JSON (``OUTPUT_VERSION`` 2; its JSON Schema is ``reading.schema.json`` beside this module),
+built by ``as_json`` and written by the caller::
 
     {
-      "output_version": 1,
+      "output_version": 2,
       "scope": "run" | "reference" | "diff",
       "run_key": "...",          "reference_key": "...",   (run, reference scopes)
       "left_key": "...",         "right_key": "...",       (diff scope)
+      "gate": "tolerance" | "significant",
       "exit_code": 0 | 1 | 2,
-      "facts": [{"section": "...", "kind": "...", "params": {...}}, ...]
+      "facts": [{"section": "...", "kind": "...", "params": {...}}, ...],
+      "tests": {...}                                       (reference, diff scopes)
     }
 
-``reference_key`` appears only against a reference. A fact's ``kind`` is its catalog key
+``reference_key`` appears only against a reference. ``tests`` holds each check's paired tests
+and each case's test of its samples (``tests_json``); version 1 had neither it nor ``gate``. A fact's ``kind`` is its catalog key
 without the ``fact.`` prefix, and its ``params`` hold numbers and publishable names only, every
 number exact (as stored, never rounded for reading); the JSON carries no prose, so it reads the
 same whatever the locale.
@@ -29,17 +33,19 @@ from __future__ import annotations
 
 from typing import Any
 
+from generator.account.chance import Chance, CheckChance
 from generator.account.places import Move, agreeing_places, millionths, places
-from generator.reading.facts import Fact, Param, Reading
+from generator.account.significance import ALPHA
+from generator.reading.facts import Fact, Gate, Param, Reading, Scope
 from generator.reading.formats import Formats, formats
 from generator.reading.locales import Phrases, catalog
 from generator.reading.plurals import plural
 
-OUTPUT_VERSION = 1
+OUTPUT_VERSION = 2
 
 
-def as_json(reading: Reading) -> dict[str, Any]:
-    """The reading as a JSON value of the documented shape."""
+def as_json(reading: Reading, gate: Gate = "tolerance") -> dict[str, Any]:
+    """The reading as a JSON value of the documented shape, its exit code under ``gate``."""
     doc: dict[str, Any] = {"output_version": OUTPUT_VERSION, "scope": reading.scope}
     if reading.scope == "diff":
         doc |= {"left_key": reading.run_key, "right_key": reading.reference_key}
@@ -47,11 +53,48 @@ def as_json(reading: Reading) -> dict[str, Any]:
         doc["run_key"] = reading.run_key
         if reading.reference_key is not None:
             doc["reference_key"] = reading.reference_key
-    doc["exit_code"] = reading.exit_code
+    doc["gate"] = gate
+    doc["exit_code"] = reading.gated(gate)
     doc["facts"] = [
         {"section": f.section, "kind": f.kind, "params": dict(f.params)} for f in reading.facts
     ]
+    if reading.chance is not None:
+        doc["tests"] = tests_json(reading.chance, reading.scope)
     return doc
+
+
+def tests_json(chance: Chance, scope: Scope) -> dict[str, Any]:
+    """The tests of two runs: each check's over the cases both judged, and each case's of its
+    samples. Against a reference, ``worse`` and ``better`` count the cases that went from
+    passing to failing and back, and a change is the run's score minus the reference's; in a
+    diff, ``left_only`` and ``right_only`` count the cases that passed on one side alone, and
+    a change is the right's score minus the left's. A p is None where nothing moved to test."""
+
+    def check(c: CheckChance) -> dict[str, Any]:
+        went = {"worse": c.worse, "better": c.better}
+        if scope == "diff":
+            went = {"left_only": c.worse, "right_only": c.better}
+        bounds = c.change_bounds
+        return {
+            "check": c.check,
+            "pairs": c.pairs,
+            **went,
+            "mcnemar": {"p": c.mcnemar, "p_holm": c.mcnemar_holm},
+            "scored": c.scored,
+            "mean_change": c.change,
+            "mean_change_interval": None if bounds is None else [bounds.low, bounds.high],
+            "wilcoxon": {"p": c.wilcoxon, "p_holm": c.wilcoxon_holm},
+            "worse_beyond_chance": c.worse_beyond_chance if scope != "diff" else None,
+        }
+
+    return {
+        "alpha": ALPHA,
+        "checks": [check(c) for c in chance.checks],
+        "cases": [
+            {"case": c.case, "check": c.check, "test": c.test.test, "p": c.test.p}
+            for c in chance.cases
+        ],
+    }
 
 
 def text(reading: Reading, locale: str) -> str:
@@ -94,6 +137,8 @@ CHANGES = frozenset({"delta", "gap"})
 """Parameters that are the difference of two scores: ``delta`` signed, ``gap`` not."""
 AS_CONFIGURED = ("setup.target.value", "setup.judge.value", "setting.target.", "setting.judge.")
 """Kinds whose values are settings of the target or the judge, printed as configured."""
+PROBABILITIES = frozenset({"p", "p_holm"})
+"""Parameters that are p-values, written as p-values (``Formats.p_value``)."""
 TOLERANCES = "setting.tolerance."
 """Kinds whose ``before`` and ``now`` are tolerances."""
 
@@ -107,7 +152,7 @@ def shown(fact: Fact, figures: Formats) -> dict[str, str]:
     scores = {
         name: value
         for name, value in params.items()
-        if isinstance(value, float) and name not in MONEY | CHANGES | {"tolerance"}
+        if isinstance(value, float) and name not in MONEY | CHANGES | PROBABILITIES | {"tolerance"}
     }
     changes = [value for name, value in params.items() if name in CHANGES]
     decimals = places(
@@ -125,12 +170,16 @@ def shown(fact: Fact, figures: Formats) -> dict[str, str]:
             values[name] = figures.count(value)
         elif name in MONEY:
             values[name] = figures.money(value)
+        elif name in PROBABILITIES:
+            values[name] = figures.p_value(value)
         elif name == "tolerance" or fact.kind.startswith(TOLERANCES):
             values[name] = figures.setting(value)
         elif name == "delta":
             values[name] = figures.change(value, decimals)
         else:
             values[name] = figures.score(value, decimals)
+    if isinstance(p := params.get("p"), float):
+        values["share"] = figures.chance(p)
     return values
 
 

@@ -327,6 +327,6 @@ def comparison(run: RedactedRun, other: RedactedRun) -> ComparisonPage:
     except NotComparable as reason:
         return ComparisonPage(None, None, str(reason))
     values = comparison_of(run, other)
-    reading = against(run, other, list(values.moved))
+    reading = against(run, other, list(values.moved), values.chance)
     table = compared_table(values.rows, values.places, on_the_line(reading))
     return ComparisonPage(reading, values, None, table)

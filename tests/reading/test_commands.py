@@ -3,8 +3,13 @@
 from __future__ import annotations
 
 import json
+from importlib.resources import files
 
-from tests._helpers import MARKERS, a_planted_run, a_run
+import jsonschema
+import pytest
+from scipy import stats
+
+from tests._helpers import MARKERS, a_planted_run, a_run, a_verdict
 from tests.reading import _documents as documents
 
 RUN1, RUN2 = str(documents.RUN1), str(documents.RUN2)
@@ -45,12 +50,14 @@ def test_explain_json_has_the_documented_shape_and_the_same_exit_code(runsite):
     assert list(doc) == [
         "exit_code",
         "facts",
+        "gate",
         "output_version",
         "reference_key",
         "run_key",
         "scope",
+        "tests",
     ]
-    assert doc["output_version"] == 1
+    assert doc["output_version"] == 2
     assert doc["scope"] == "reference"
     assert doc["run_key"] == "2026-11-29T22-43-33-810739-00-00-b2a55669ae7e0169"
     assert doc["reference_key"] == "2026-11-29T22-43-20-961326-00-00-b2a55669ae7e0169"
@@ -153,3 +160,68 @@ def test_diff_of_runs_under_different_rules_exits_64_in_one_line(runsite):
     assert len(result.stderr.splitlines()) == 1
     assert ": config_hash: they follow different rules" in result.stderr
     assert result.stdout == ""
+
+
+SCHEMA = json.loads(files("generator.reading").joinpath("reading.schema.json").read_text())
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ("explain", RUN2),
+        ("explain", RUN2, "--against", RUN1),
+        ("explain", RUN2, "--against", RUN1, "--gate", "significant"),
+        ("diff", RUN2, RUN1),
+    ],
+    ids=["alone", "against", "significant", "diff"],
+)
+def test_the_json_is_what_its_schema_says(runsite, args):
+    doc = json.loads(runsite(*args, "--json").stdout)
+    jsonschema.validate(doc, SCHEMA)
+    assert ("tests" in doc) == (doc["scope"] != "run")
+
+
+def test_explain_json_carries_the_tests_of_the_recorded_pair(runsite):
+    """contains: two of the four judged cases went from passing to failing (exact McNemar,
+    p = 0.5); invoice's contains samples went from 5 of 5 to 1 of 5 (Fisher's exact test)."""
+    tests = json.loads(runsite("explain", RUN2, "--against", RUN1, "--json").stdout)["tests"]
+    contains = next(c for c in tests["checks"] if c["check"] == "contains")
+    assert (contains["pairs"], contains["worse"], contains["better"]) == (4, 2, 0)
+    assert contains["mcnemar"]["p"] == 0.5
+    assert contains["worse_beyond_chance"] is False
+    [invoice] = [c for c in tests["cases"] if (c["case"], c["check"]) == ("invoice", "contains")]
+    fisher = stats.fisher_exact([[1, 4], [5, 0]]).pvalue
+    assert invoice == {
+        "case": "invoice",
+        "check": "contains",
+        "p": round(fisher, 6),
+        "test": "fisher",
+    }
+
+
+def test_the_significant_gate_exits_1_only_for_a_change_beyond_chance(runsite, write_json):
+    """Four worse cases of four exit 1 past their tolerance and 0 under the significant gate;
+    eight worse cases of eight exit 1 under both."""
+
+    def runs(cases: int) -> tuple[str, str]:
+        def run(status: str, at: str) -> str:
+            score = 1.0 if status == "pass" else 0.0
+            results = [
+                {
+                    "case_id": f"c{n}",
+                    "suspended": False,
+                    "verdicts": [a_verdict(score=score, status=status)],
+                }
+                for n in range(cases)
+            ]
+            return str(write_json(a_run(results=results, created_at=at), f"{status}{cases}.json"))
+
+        return run("pass", "2026-11-29T10:00:00+00:00"), run("fail", "2026-11-30T10:00:00+00:00")
+
+    for cases, significant in ((4, 0), (8, 1)):
+        before, now = runs(cases)
+        assert runsite("explain", now, "--against", before).exit_code == 1
+        gated = runsite("explain", now, "--against", before, "--gate", "significant")
+        assert gated.exit_code == significant, gated.output
+        said = "got worse beyond chance" if significant else "Too few verdicts changed"
+        assert said in gated.stdout

@@ -334,4 +334,110 @@ PHRASES: dict[str, str] = {
     "fact.diff.only_left": "{where} is only in the left run.",
     "fact.diff.only_right": "{where} is only in the right run.",
     "fact.diff.within": "{where}: {left} against {right}, within the tolerance of {tolerance}.",
+    # Whether two runs differ beyond chance.
+    "heading.chance": "Beyond chance?",
+    "fact.chance.checks.one": (
+        "{count} check was compared case by case, over the cases both runs judged; a p below "
+        "0.05 after Holm's correction across the checks counts as beyond chance."
+    ),
+    "fact.chance.checks.other": (
+        "{count} checks were compared case by case, over the cases both runs judged; a p below "
+        "0.05 after Holm's correction across the checks counts as beyond chance."
+    ),
+    "fact.chance.verdicts.one": (
+        "{check}: of the {count} case both runs judged, {worse} went from passing to failing "
+        "and {better} from failing to passing; if the two runs did not differ, a split at "
+        "least this lopsided would arise by chance in {share} of comparisons (p = {p}, exact "
+        "McNemar test; {p_holm} after Holm's correction)."
+    ),
+    "fact.chance.verdicts.other": (
+        "{check}: of the {count} cases both runs judged, {worse} went from passing to failing "
+        "and {better} from failing to passing; if the two runs did not differ, a split at "
+        "least this lopsided would arise by chance in {share} of comparisons (p = {p}, exact "
+        "McNemar test; {p_holm} after Holm's correction)."
+    ),
+    "fact.chance.verdicts.diff.one": (
+        "{check}: of the {count} case both runs judged, {left} passed only on the left and "
+        "{right} only on the right; if the two runs did not differ, a split at least this "
+        "lopsided would arise by chance in {share} of comparisons (p = {p}, exact McNemar "
+        "test; {p_holm} after Holm's correction)."
+    ),
+    "fact.chance.verdicts.diff.other": (
+        "{check}: of the {count} cases both runs judged, {left} passed only on the left and "
+        "{right} only on the right; if the two runs did not differ, a split at least this "
+        "lopsided would arise by chance in {share} of comparisons (p = {p}, exact McNemar "
+        "test; {p_holm} after Holm's correction)."
+    ),
+    "fact.chance.scores.one": (
+        "{check}: {count} case changed score, and scores moved by {delta} on average (95% "
+        "interval {low} to {high}); if the two runs did not differ, a shift at least this "
+        "one-sided would arise by chance in {share} of comparisons (p = {p}, Wilcoxon "
+        "signed-rank test; {p_holm} after Holm's correction)."
+    ),
+    "fact.chance.scores.other": (
+        "{check}: {count} cases changed score, and scores moved by {delta} on average (95% "
+        "interval {low} to {high}); if the two runs did not differ, a shift at least this "
+        "one-sided would arise by chance in {share} of comparisons (p = {p}, Wilcoxon "
+        "signed-rank test; {p_holm} after Holm's correction)."
+    ),
+    "fact.chance.scores.diff.left.one": (
+        "{check}: {count} case scored differently, the left run higher by {gap} on "
+        "average (95% interval {low} to {high}); if the two runs did not differ, a shift at "
+        "least this one-sided would arise by chance in {share} of comparisons (p = {p}, "
+        "Wilcoxon signed-rank test; {p_holm} after Holm's correction)."
+    ),
+    "fact.chance.scores.diff.left.other": (
+        "{check}: {count} cases scored differently, the left run higher by {gap} on "
+        "average (95% interval {low} to {high}); if the two runs did not differ, a shift at "
+        "least this one-sided would arise by chance in {share} of comparisons (p = {p}, "
+        "Wilcoxon signed-rank test; {p_holm} after Holm's correction)."
+    ),
+    "fact.chance.scores.diff.right.one": (
+        "{check}: {count} case scored differently, the right run higher by {gap} on "
+        "average (95% interval {low} to {high}); if the two runs did not differ, a shift at "
+        "least this one-sided would arise by chance in {share} of comparisons (p = {p}, "
+        "Wilcoxon signed-rank test; {p_holm} after Holm's correction)."
+    ),
+    "fact.chance.scores.diff.right.other": (
+        "{check}: {count} cases scored differently, the right run higher by {gap} on "
+        "average (95% interval {low} to {high}); if the two runs did not differ, a shift at "
+        "least this one-sided would arise by chance in {share} of comparisons (p = {p}, "
+        "Wilcoxon signed-rank test; {p_holm} after Holm's correction)."
+    ),
+    "fact.chance.worse": "{check} got worse beyond chance: p = {p_holm} after Holm's correction.",
+    "fact.chance.better": (
+        "{check} got better beyond chance: p = {p_holm} after Holm's correction."
+    ),
+    "fact.chance.beyond": (
+        "{check} differs between the two runs beyond chance: p = {p_holm} after Holm's correction."
+    ),
+    "fact.chance.none": "No check differs beyond chance after Holm's correction.",
+    "fact.chance.case.fisher": (
+        "{where}: samples at least this different would arise by chance in {share} of "
+        "comparisons (p = {p}, Fisher's exact test, this case alone, not corrected across "
+        "cases)."
+    ),
+    "fact.chance.case.mann_whitney": (
+        "{where}: samples at least this different would arise by chance in {share} of "
+        "comparisons (p = {p}, Mann–Whitney U test, this case alone, not corrected across "
+        "cases)."
+    ),
+}
+FEW = {
+    "verdicts": (
+        " Too few verdicts changed for any split to be beyond chance at 0.05: that takes at "
+        "least {fewest}, all one way."
+    ),
+    "scores": (
+        " Too few scores changed for any shift to be beyond chance at 0.05: that takes at least "
+        "{fewest}."
+    ),
+}
+"""What a test of too few changes could never show, said after what it found."""
+PHRASES |= {
+    f"{key[: -len(form)]}few.{form}": phrase + FEW[key.split(".")[2]]
+    for key, phrase in PHRASES.items()
+    if key.startswith(("fact.chance.verdicts.", "fact.chance.scores."))
+    for form in ("one", "other")
+    if key.endswith("." + form)
 }

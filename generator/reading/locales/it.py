@@ -375,4 +375,120 @@ PHRASES: dict[str, str] = {
     "fact.diff.only_left": "{where} c'è solo nell'esecuzione di sinistra.",
     "fact.diff.only_right": "{where} c'è solo nell'esecuzione di destra.",
     "fact.diff.within": "{where}: {left} contro {right}, entro la tolleranza di {tolerance}.",
+    # Se due esecuzioni differiscono oltre il caso.
+    "heading.chance": "Oltre il caso?",
+    "fact.chance.checks.one": (
+        "{count} controllo è stato confrontato caso per caso, sui casi giudicati in entrambe le "
+        "esecuzioni; una p sotto 0,05 dopo la correzione di Holm tra i controlli conta come "
+        "oltre il caso."
+    ),
+    "fact.chance.checks.other": (
+        "{count} controlli sono stati confrontati caso per caso, sui casi giudicati in entrambe "
+        "le esecuzioni; una p sotto 0,05 dopo la correzione di Holm tra i controlli conta come "
+        "oltre il caso."
+    ),
+    "fact.chance.verdicts.one": (
+        "{check}: dell'unico caso giudicato in entrambe le esecuzioni ({count}), {worse} è "
+        "passato da superato a non superato e {better} il contrario; se le due esecuzioni non "
+        "differissero, una divisione almeno così sbilanciata capiterebbe per caso con "
+        "probabilità {share} (p = {p}, test esatto di McNemar; {p_holm} dopo la correzione di Holm)."
+    ),
+    "fact.chance.verdicts.other": (
+        "{check}: dei {count} casi giudicati in entrambe le esecuzioni, {worse} sono passati da "
+        "superati a non superati e {better} il contrario; se le due esecuzioni non "
+        "differissero, una divisione almeno così sbilanciata capiterebbe per caso con "
+        "probabilità {share} (p = {p}, test esatto di McNemar; {p_holm} dopo la correzione di Holm)."
+    ),
+    "fact.chance.verdicts.diff.one": (
+        "{check}: dell'unico caso giudicato in entrambe le esecuzioni ({count}), superato solo "
+        "a sinistra: {left}, solo a destra: {right}; se le due esecuzioni non differissero, "
+        "una divisione almeno così sbilanciata capiterebbe per caso con probabilità {share} "
+        "(p = {p}, test esatto di McNemar; {p_holm} dopo la correzione di Holm)."
+    ),
+    "fact.chance.verdicts.diff.other": (
+        "{check}: dei {count} casi giudicati in entrambe le esecuzioni, superati solo a "
+        "sinistra: {left}, solo a destra: {right}; se le due esecuzioni non differissero, "
+        "una divisione almeno così sbilanciata capiterebbe per caso con probabilità {share} "
+        "(p = {p}, test esatto di McNemar; {p_holm} dopo la correzione di Holm)."
+    ),
+    "fact.chance.scores.one": (
+        "{check}: {count} caso ha cambiato punteggio, e i punteggi si sono spostati in media di "
+        "{delta} (intervallo al 95% da {low} a {high}); se le due esecuzioni non "
+        "differissero, uno spostamento almeno così unilaterale capiterebbe per caso con "
+        "probabilità {share} (p = {p}, test dei ranghi con segno di Wilcoxon; {p_holm} dopo "
+        "la correzione di Holm)."
+    ),
+    "fact.chance.scores.other": (
+        "{check}: {count} casi hanno cambiato punteggio, e i punteggi si sono spostati in media "
+        "di {delta} (intervallo al 95% da {low} a {high}); se le due esecuzioni non "
+        "differissero, uno spostamento almeno così unilaterale capiterebbe per caso con "
+        "probabilità {share} (p = {p}, test dei ranghi con segno di Wilcoxon; {p_holm} dopo "
+        "la correzione di Holm)."
+    ),
+    "fact.chance.scores.diff.left.one": (
+        "{check}: {count} caso ha un punteggio diverso, più alto in media di {gap} a "
+        "sinistra (intervallo al 95% da {low} a {high}); se le due esecuzioni non "
+        "differissero, uno spostamento almeno così unilaterale capiterebbe per caso con "
+        "probabilità {share} (p = {p}, test dei ranghi con segno di Wilcoxon; {p_holm} dopo "
+        "la correzione di Holm)."
+    ),
+    "fact.chance.scores.diff.left.other": (
+        "{check}: {count} casi hanno un punteggio diverso, più alto in media di {gap} a "
+        "sinistra (intervallo al 95% da {low} a {high}); se le due esecuzioni non "
+        "differissero, uno spostamento almeno così unilaterale capiterebbe per caso con "
+        "probabilità {share} (p = {p}, test dei ranghi con segno di Wilcoxon; {p_holm} dopo "
+        "la correzione di Holm)."
+    ),
+    "fact.chance.scores.diff.right.one": (
+        "{check}: {count} caso ha un punteggio diverso, più alto in media di {gap} a "
+        "destra (intervallo al 95% da {low} a {high}); se le due esecuzioni non "
+        "differissero, uno spostamento almeno così unilaterale capiterebbe per caso con "
+        "probabilità {share} (p = {p}, test dei ranghi con segno di Wilcoxon; {p_holm} dopo "
+        "la correzione di Holm)."
+    ),
+    "fact.chance.scores.diff.right.other": (
+        "{check}: {count} casi hanno un punteggio diverso, più alto in media di {gap} a "
+        "destra (intervallo al 95% da {low} a {high}); se le due esecuzioni non "
+        "differissero, uno spostamento almeno così unilaterale capiterebbe per caso con "
+        "probabilità {share} (p = {p}, test dei ranghi con segno di Wilcoxon; {p_holm} dopo "
+        "la correzione di Holm)."
+    ),
+    "fact.chance.worse": (
+        "{check} è peggiorato oltre il caso: p = {p_holm} dopo la correzione di Holm."
+    ),
+    "fact.chance.better": (
+        "{check} è migliorato oltre il caso: p = {p_holm} dopo la correzione di Holm."
+    ),
+    "fact.chance.beyond": (
+        "{check} differisce tra le due esecuzioni oltre il caso: p = {p_holm} dopo la "
+        "correzione di Holm."
+    ),
+    "fact.chance.none": "Nessun controllo differisce oltre il caso dopo la correzione di Holm.",
+    "fact.chance.case.fisher": (
+        "{where}: campioni almeno così diversi capiterebbero per caso con probabilità {share} "
+        "(p = {p}, test esatto di Fisher, solo questo caso, senza correzione tra i casi)."
+    ),
+    "fact.chance.case.mann_whitney": (
+        "{where}: campioni almeno così diversi capiterebbero per caso con probabilità {share} "
+        "(p = {p}, test U di Mann–Whitney, solo questo caso, senza correzione tra i casi)."
+    ),
+}
+FEW = {
+    "verdicts": (
+        " Troppo pochi esiti sono cambiati perché una divisione possa essere oltre il caso a "
+        "0,05: ne servono almeno {fewest}, tutti nello stesso verso."
+    ),
+    "scores": (
+        " Troppo pochi punteggi sono cambiati perché uno spostamento possa essere oltre il caso "
+        "a 0,05: ne servono almeno {fewest}."
+    ),
+}
+"""Ciò che un test di troppo pochi cambiamenti non potrebbe mai mostrare, detto dopo ciò che ha
+trovato."""
+PHRASES |= {
+    f"{key[: -len(form)]}few.{form}": phrase + FEW[key.split(".")[2]]
+    for key, phrase in PHRASES.items()
+    if key.startswith(("fact.chance.verdicts.", "fact.chance.scores."))
+    for form in ("one", "other")
+    if key.endswith("." + form)
 }
