@@ -46,10 +46,12 @@ class CheckFigures(NamedTuple):
 
     @property
     def mean_bounds(self) -> Bounds | None:
-        """The mean score's 95% interval across cases (Student's t over the scored cases)."""
+        """The mean score's 95% interval across cases (Student's t over the scored cases), held
+        to the scores' range of 0 to 1, outside which no mean can be."""
         if self.score is None or self.spread is None:
             return None
-        return mean_interval(self.score / SCALE, self.spread / SCALE, self.counts.judged)
+        low, high = mean_interval(self.score / SCALE, self.spread / SCALE, self.counts.judged)
+        return Bounds(max(low, 0.0), min(high, 1.0))
 
 
 def check_figures(run: RedactedRun) -> tuple[CheckFigures, ...]:
@@ -62,7 +64,7 @@ def check_figures(run: RedactedRun) -> tuple[CheckFigures, ...]:
     for (whole, name), verdicts in named.items():
         figures = _figures(name, whole, verdicts)
         if not whole:
-            stderr = named.get((True, f"{name}/{STDERR}"), [])
+            stderr = _reported_stderr(name, named)
             reported = stderr[0].score if len(stderr) == 1 else None
             figures = figures._replace(
                 spread=_spread(verdicts),
@@ -74,7 +76,22 @@ def check_figures(run: RedactedRun) -> tuple[CheckFigures, ...]:
 
 STDERR = "stderr"
 """The metric Inspect names a scorer's standard error by: an import keeps each metric as a
-whole-run check named ``scorer/metric``."""
+whole-run check named ``scorer/metric``, or ``scorer/reducer/metric`` under an epoch reducer."""
+
+
+def _reported_stderr(
+    name: str, named: dict[tuple[bool, str], list[RedactedVerdict]]
+) -> list[RedactedVerdict]:
+    """The whole-run check of Inspect's standard error of the case check ``name``: its own
+    (``name/stderr``), else the first reducer's (``name/<reducer>/stderr``), whose values the
+    check named for its scorer alone holds."""
+    if (own := named.get((True, f"{name}/{STDERR}"))) is not None:
+        return own
+    for (whole, other), verdicts in named.items():
+        reducer, _, metric = other.removeprefix(f"{name}/").partition("/")
+        if whole and other.startswith(f"{name}/") and metric == STDERR and "/" not in reducer:
+            return verdicts
+    return []
 
 
 def _spread(verdicts: list[RedactedVerdict]) -> int | None:

@@ -21,7 +21,9 @@ from generator.account.checks import Check
 from generator.account.run import account_of
 from generator.document.redacted import RedactedRun
 from generator.reading.formats import Formats, formats
+from generator.reading.locales import catalog
 from generator.reading.plurals import worded
+from generator.reading.render import sentence
 from generator.report.labels import REPORT
 from generator.report.page import disclosed
 from generator.report.subject import Subject
@@ -165,6 +167,7 @@ def _against(subject: Subject, other: RedactedRun, compared: ComparisonPage, loc
     if compared.reason is not None:  # it names the runs by key, and the rules that moved
         return [*lines, text(t["diff.refused"]).format(reason=name(compared.reason)), ""], []
     lines += [text(" · ".join(counted for _, counted in verdict_counts(compared.counts, t, f))), ""]
+    lines += _chance(compared, locale)
     if not worse:
         return [*lines, text(r["summary.none_worse"]), ""], []
     header, table = _table(
@@ -181,6 +184,17 @@ def _against(subject: Subject, other: RedactedRun, compared: ComparisonPage, loc
         ),
     )
     return [*lines, f"**{text(r['summary.worse'])}**", "", *header], table
+
+
+def _chance(compared: ComparisonPage, locale: str) -> list[str]:
+    """The reading's words on whether the runs differ beyond chance, as the comparison page
+    says them: a heading and a line for each."""
+    facts = [f for f in compared.reading.facts if f.section == "chance"] if compared.reading else []
+    if not facts:
+        return []
+    phrases = catalog(locale)
+    said = [f"- {text(sentence(f, phrases))}" for f in facts]
+    return [f"**{text(phrases['heading.chance'])}**", "", *said, ""]
 
 
 def _heading(run: RedactedRun, status: str, said: str, f: Formats) -> str:

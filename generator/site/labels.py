@@ -45,6 +45,30 @@ EN: dict[str, str] = {
     "diff.charts": "Both runs' samples, check by check",
     "column.change": "Change",
     "column.verdict": "Verdict",
+    "column.rate_95": "Pass rate (95%)",
+    "column.score_95": "Mean score (95%)",
+    "column.inspect_stderr": "Inspect's stderr",
+    "run.checks.intervals": (
+        "Across the cases: the pass rate with its Wilson 95% interval, the mean score with its "
+        "Student's t 95% interval; a standard error Inspect reported is shown as Inspect "
+        "reported it."
+    ),
+    "column.samples_p": "p of the samples",
+    "diff.chance": "Beyond chance? Check by check",
+    "diff.chance.legend": (
+        "Each check over the cases both runs judged: how many went from passing to failing (↓) "
+        "and back (↑), with the exact McNemar test's p; the mean change of score with its 95% "
+        "interval, drawn on a scale from −1 to +1, with the Wilcoxon signed-rank test's p. In "
+        "brackets, p after Holm's correction across the checks; below 0.05 is beyond chance."
+    ),
+    "column.cases": "Cases",
+    "column.flips": "Verdicts ↓ · ↑",
+    "column.mean_change": "Mean change (95%)",
+    "column.beyond": "Beyond chance?",
+    "beyond.worse": "worse beyond chance",
+    "beyond.better": "better beyond chance",
+    "beyond.within": "within chance",
+    "beyond.too_few": "too few changes to tell",
     "chart.before": "earlier run",
     "chart.now": "this run",
     "verdict.worse": "worse",
@@ -231,6 +255,31 @@ IT: dict[str, str] = {
     "diff.charts": "I campioni delle due esecuzioni, controllo per controllo",
     "column.change": "Variazione",
     "column.verdict": "Esito del confronto",
+    "column.rate_95": "Superati (95%)",
+    "column.score_95": "Punteggio medio (95%)",
+    "column.inspect_stderr": "Errore standard di Inspect",
+    "run.checks.intervals": (
+        "Sui casi: la quota di superati con il suo intervallo di Wilson al 95%, il punteggio "
+        "medio con il suo intervallo t di Student al 95%; l'errore standard riportato da "
+        "Inspect è mostrato come Inspect lo ha riportato."
+    ),
+    "column.samples_p": "p dei campioni",
+    "diff.chance": "Oltre il caso? Controllo per controllo",
+    "diff.chance.legend": (
+        "Ogni controllo sui casi giudicati in entrambe le esecuzioni: quanti sono passati da "
+        "superati a non superati (↓) e il contrario (↑), con la p del test esatto di McNemar; la "
+        "variazione media del punteggio con il suo intervallo al 95%, disegnata su una scala da "
+        "−1 a +1, con la p del test dei ranghi con segno di Wilcoxon. Tra parentesi, la p dopo "
+        "la correzione di Holm tra i controlli; sotto 0,05 è oltre il caso."
+    ),
+    "column.cases": "Casi",
+    "column.flips": "Esiti ↓ · ↑",
+    "column.mean_change": "Variazione media (95%)",
+    "column.beyond": "Oltre il caso?",
+    "beyond.worse": "peggiorato oltre il caso",
+    "beyond.better": "migliorato oltre il caso",
+    "beyond.within": "entro il caso",
+    "beyond.too_few": "troppo pochi cambiamenti per dirlo",
     "chart.before": "esecuzione precedente",
     "chart.now": "questa esecuzione",
     "verdict.worse": "peggiorato",

@@ -11,6 +11,7 @@ from markupsafe import Markup
 
 from generator.account.checks import Check
 from generator.account.comparison import Comparison, comparison_of
+from generator.account.figures import CheckFigures
 from generator.account.rows import Row, Verdict
 from generator.account.run import account_of
 from generator.account.skeletons import Skeleton
@@ -24,6 +25,7 @@ from generator.reading.formats import Formats
 from generator.reading.plurals import worded
 from generator.reading.refusals import refuse_crossing
 from generator.site.cases import step_text
+from generator.site.chance import chance_rows
 from generator.site.charts import Chart, compare_charts, interval_chart
 from generator.site.history import HistoryPages
 from generator.site.readings import MARKED, alone, on_the_line
@@ -110,18 +112,8 @@ class Site(HistoryPages):
             previous_href=compared(previous),
             reference_href=compared(reference),
             reading=reading_sections(alone(run), self.locale, MARKED, self.t["run.line_marked"]),
-            checks=[
-                {
-                    "name": row.name,
-                    "passed": self.f.count(row.counts.passed),
-                    "failed": self.f.count(row.counts.failed),
-                    "errored": self.f.count(row.counts.unjudged),
-                    "score": "" if row.score is None else self.f.figure(row.score, row.places),
-                    "threshold": self.f.figure(row.threshold, row.places),
-                    "tolerance": self.f.setting(row.tolerance),
-                }
-                for row in account.checks
-            ],
+            checks=[self.check_row(row) for row in account.checks],
+            stderr=any(row.reported_stderr is not None for row in account.checks),
             intervals=intervals,
             interval_heights=[80 + 24 * count for count in intervals.parts] if intervals else [],
             check_names=account.case_checks,
@@ -138,6 +130,37 @@ class Site(HistoryPages):
             withheld=self.withheld(run),
             released=self.released(run),
         )
+
+    def check_row(self, row: CheckFigures) -> dict[str, str]:
+        """A row of a run page's checks: its counts, its pass rate and mean score across cases
+        each with its 95% interval, and Inspect's own standard error where it reported one."""
+        f = self.f
+        rate = bounds = ""
+        if row.counts.rate is not None:
+            rate = f.share(row.counts.rate)
+        if not row.whole_run and (wilson := row.counts.bounds) is not None:
+            bounds = f"{f.share(wilson.low)}–{f.share(wilson.high)}"
+        score = spread = ""
+        if row.score is not None:
+            score = f.figure(row.score, row.places)
+            if (mean := row.mean_bounds) is not None:
+                spread = f"{f.score(mean.low, row.places)}–{f.score(mean.high, row.places)}"
+        stderr = ""
+        if row.reported_stderr is not None:
+            stderr = f.figure(row.reported_stderr, max(row.places, 3))
+        return {
+            "name": row.name,
+            "passed": f.count(row.counts.passed),
+            "failed": f.count(row.counts.failed),
+            "errored": f.count(row.counts.unjudged),
+            "rate": rate,
+            "rate_bounds": bounds,
+            "score": score,
+            "score_bounds": spread,
+            "stderr": stderr,
+            "threshold": f.figure(row.threshold, row.places),
+            "tolerance": f.setting(row.tolerance),
+        }
 
     def diff(
         self, run: RedactedRun, other: RedactedRun, compared: ComparisonPage, role: str
@@ -172,6 +195,7 @@ class Site(HistoryPages):
             refused=t["diff.refused"].format(reason=compared.reason) if compared.reason else None,
             counts=verdict_counts(compared.counts, t, self.f),
             rows=compared.table.written(t, self.f),
+            chance=chance_rows(compared.values.chance, self.f) if compared.values else [],
             charts=self.compare_charts(compared),
         )
 
@@ -328,5 +352,5 @@ def comparison(run: RedactedRun, other: RedactedRun) -> ComparisonPage:
         return ComparisonPage(None, None, str(reason))
     values = comparison_of(run, other)
     reading = against(run, other, list(values.moved), values.chance)
-    table = compared_table(values.rows, values.places, on_the_line(reading))
+    table = compared_table(values.rows, values.places, on_the_line(reading), values.chance)
     return ComparisonPage(reading, values, None, table)

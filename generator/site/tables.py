@@ -17,11 +17,13 @@ from typing import NamedTuple
 
 from markupsafe import Markup, escape
 
+from generator.account.chance import Chance
 from generator.account.charts import STATUS_LETTER
 from generator.account.checks import Check
 from generator.account.figures import CaseLine, Cell
-from generator.account.places import at_places, rounded
+from generator.account.places import SMALLEST_P, at_places, millionths, p_places, rounded
 from generator.account.rows import Row
+from generator.account.significance import ALPHA, Within
 from generator.reading.formats import Formats, marked_change
 from generator.reading.formats import marked as figure
 from generator.site.cases import case_anchor
@@ -79,12 +81,13 @@ NO_TABLE = Table("", ())
 
 
 def compared_table(
-    rows: Sequence[Row], places: Sequence[int], marked: set[tuple[str, str]]
+    rows: Sequence[Row], places: Sequence[int], marked: set[tuple[str, str]], chance: Chance
 ) -> Table:
     """The rows of a comparison, each at its decimals (``Comparison.places``), written once for
     both languages: a side as ``pages.side`` writes it (``Figures.written``) and a change as
     ``Formats.rounded_change`` does;
-    ``marked`` are the (case, check) pairs on the line. A table of 180 rows writes some 1,300
+    ``marked`` are the (case, check) pairs on the line; a case's row ends with the p of its
+    samples where ``chance`` tested them, and the test's name. A table of 180 rows writes some 1,300
     figures, which each language used to write again."""
     names: dict[str, str] = {}
     keys: dict[str, str] = {}
@@ -119,9 +122,27 @@ def compared_table(
             f"<th>{named(row.case) if row.case else label('where.run')}<td>{named(row.check)}"
             f"{side(row.before, digits)}{side(row.now, digits)}<td>{change}"
             f'<td class="runsite-verdict {verdict}">'
-            f"{'◐ ' if (row.case, row.check) in marked else ''}{label('verdict.' + verdict)}\n"
+            f"{'◐ ' if (row.case, row.check) in marked else ''}{label('verdict.' + verdict)}"
+            f"<td>{tested(chance.within(row.case, row.check))}\n"
         )
     return Table("".join(lines), tuple(keys))
+
+
+def tested(test: Within | None) -> str:
+    """The p of a case's samples ``marked`` (``< 0.001`` below a thousandth), and the test's
+    name, which is the same in every language; nothing where they were not tested."""
+    if test is None:
+        return ""
+    if test.p < SMALLEST_P:
+        p = f"&lt; {figure(millionths(SMALLEST_P), 3)}"
+    else:
+        digits = p_places(test.p, ALPHA)
+        p = figure(rounded(test.p, digits), digits)
+    return f"{p} <small>{TESTS[test.test]}</small>"
+
+
+TESTS = {"fisher": "Fisher", "mann_whitney": "Mann–Whitney"}
+"""Each test of a case's samples by the name it goes by in every language."""
 
 
 def case_rows(
