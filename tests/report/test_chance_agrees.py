@@ -8,6 +8,7 @@ from __future__ import annotations
 import json
 import re
 from pathlib import Path
+from typing import Any
 
 import pytest
 from scipy import stats
@@ -16,9 +17,10 @@ from generator.reading.formats import formats
 from tests.report.conftest import RUN1, RUN2, runsite
 
 
-def _tests(archive: Path) -> dict:
+def _tests(archive: Path) -> dict[str, Any]:
     said = runsite("explain", RUN2, "--baseline", "--json", "--root", str(archive))
-    return json.loads(said.stdout)["tests"]
+    tests: dict[str, Any] = json.loads(said.stdout)["tests"]
+    return tests
 
 
 def test_the_json_carries_contains_mcnemar_and_invoices_fisher(archive: Path):
