@@ -5,6 +5,8 @@ the same suite gives the same statuses, identities and exit code in both tools."
 from __future__ import annotations
 
 import json
+import shutil
+import subprocess
 import threading
 from collections.abc import Iterator
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
@@ -266,3 +268,43 @@ def test_a_provider_whose_target_reads_no_prompt_file_goes_without_one(
     )
     code, run = _run(runsite, suite, tmp_path / "run.json")
     assert (code, _statuses(run)) == (0, [("contains", "pass")])
+
+
+def _python_312() -> str | None:
+    """A Python 3.12 that runs (a version manager's shim may stand for one not installed)."""
+    found = shutil.which("python3.12")
+    ran = found and subprocess.run([found, "-c", ""], capture_output=True, check=False)
+    return found if ran and ran.returncode == 0 else None
+
+
+DIGLINE_PYTHON = _python_312()
+
+
+@pytest.mark.skipif(
+    DIGLINE_PYTHON is None,
+    reason="digline 0.34 needs Python 3.12 and this machine has none: the answers it gives "
+    "are the ones written in the tests above",
+)
+def test_digline_itself_judges_the_tool_argument_suite_as_runsite_does(
+    runsite, tmp_path, application
+):
+    venv = tmp_path / "digline"
+    subprocess.run([str(DIGLINE_PYTHON), "-m", "venv", str(venv)], check=True)
+    subprocess.run([str(venv / "bin/pip"), "install", "-q", "digline==0.34.0"], check=True)
+    call = {"tool": "refund", "arguments": {"amount": 12.5000001}, "status": "success"}
+    lookup = {"tool": "lookup", "arguments": {}, "status": "success"}
+    suite = write_suite(
+        tmp_path / "suite",
+        target=_agent(application, [lookup, call]),
+        cases=[{"id": "a"}],
+        assertions=TOOL_CHECKS,
+    )
+    digline = [str(venv / "bin/digline"), "run", "--suite", str(suite), "--root", str(tmp_path)]
+    subprocess.run(digline, check=False)
+    (written,) = (tmp_path / ".digline").rglob("*.json")
+    theirs = json.loads(written.read_text())
+    _, ours = _run(runsite, suite, tmp_path / "run.json")
+    assert ours.config_hash == theirs["config_hash"]
+    assert [(v.assertion_id, v.status) for v in ours.results[0].verdicts] == [
+        (v["assertion_id"], v["status"]) for v in theirs["results"][0]["verdicts"]
+    ]
