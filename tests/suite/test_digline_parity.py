@@ -7,16 +7,15 @@ from __future__ import annotations
 import json
 import shutil
 import subprocess
-import threading
 from collections.abc import Iterator
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from http.server import BaseHTTPRequestHandler
 from pathlib import Path
 from typing import Any, ClassVar
 
 import pytest
 
 from generator.document.codec import read_run
-from tests.suite._suites import write_suite
+from tests.suite._suites import answer_json, serving, write_suite
 
 
 class _Application(BaseHTTPRequestHandler):
@@ -27,12 +26,7 @@ class _Application(BaseHTTPRequestHandler):
 
     def do_POST(self) -> None:
         self.received.append(json.loads(self.rfile.read(int(self.headers["Content-Length"]))))
-        payload = json.dumps(self.replies[self.path]).encode()
-        self.send_response(200)
-        self.send_header("Content-Type", "application/json")
-        self.send_header("Content-Length", str(len(payload)))
-        self.end_headers()
-        self.wfile.write(payload)
+        answer_json(self, self.replies[self.path])
 
     def log_message(self, *args: object) -> None:
         pass
@@ -41,12 +35,8 @@ class _Application(BaseHTTPRequestHandler):
 @pytest.fixture
 def application() -> Iterator[str]:
     _Application.replies, _Application.received = {}, []
-    httpd = ThreadingHTTPServer(("127.0.0.1", 0), _Application)
-    thread = threading.Thread(target=httpd.serve_forever, daemon=True)
-    thread.start()
-    yield f"http://127.0.0.1:{httpd.server_address[1]}"
-    httpd.shutdown()
-    httpd.server_close()
+    with serving(_Application) as url:
+        yield url
 
 
 def _agent(url: str, calls: list[Any], body: str = 'question = "case.id"') -> str:
