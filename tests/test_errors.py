@@ -14,6 +14,8 @@ CAUGHT_WHERE_RAISED = {
     "generator.suite.trajectory.TrajectoryError",
     # an application's response that misstates what the target reads: the case errors
     "generator.suite.http_target._Unreadable",
+    # a check that reads text, admitted another kind of output by its accepts: its verdict errors
+    "generator.suite.checks.NotText",
     # a kept page that is not what the last build wrote: publish builds everything instead
     "generator.publish._Restart",
     # a model's API gave no reply, or one that is not a reply: the case (or the judgement)

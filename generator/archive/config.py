@@ -7,8 +7,9 @@ import tomllib
 from pathlib import Path
 from typing import Annotated, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, field_validator
 
+from generator.archive.names import unfit
 from generator.document.codec import validate
 from generator.document.disclosure import NOTHING, Disclosure
 from generator.document.values import Name, Unit
@@ -37,7 +38,8 @@ class Where(BaseModel):
 
 
 class Inspect(BaseModel):
-    """The ``[inspect]`` table: the thresholds an imported Inspect log's scorers are judged by.
+    """The ``[inspect]`` table: the tenant of a log that names none, and the thresholds an
+    imported Inspect log's scorers are judged by.
 
     Inspect records scores, never a pass mark, so the archive supplies one. A scorer named under
     ``thresholds`` passes a case where its score reaches that number. Any other scorer whose
@@ -47,8 +49,18 @@ class Inspect(BaseModel):
 
     model_config = ConfigDict(frozen=True, strict=True, extra="forbid")
 
+    tenant: Name | None = None
+    """The tenant of a log whose eval names none, where ``--tenant`` names none either."""
     categorical: Unit = 1.0
     thresholds: dict[Name, Unit] = Field(default_factory=dict)
+
+    @field_validator("tenant")
+    @classmethod
+    def _fit(cls, tenant: str | None) -> str | None:
+        problem = unfit(tenant) if tenant is not None else None
+        if problem:
+            raise ValueError(problem)
+        return tenant
 
     def threshold(self, scorer: str, categorical: bool) -> float:
         """The threshold of ``scorer``, given whether its values are all categorical."""
@@ -152,7 +164,8 @@ def config_text(name: str, branch: str | None) -> str:
 name = "{_quoted(name)}"
 language = "en"  # en or it: the language a visitor lands on
 {archive}
-# How imported Inspect logs are judged: a scorer whose values are letters (C/I/P/N) or booleans
+# How imported Inspect logs are named and judged: `tenant = "..."` names the tenant of a log
+# whose eval metadata names none (--tenant overrides both); a scorer whose values are letters (C/I/P/N) or booleans
 # passes a case where its score (over the epochs) reaches `categorical`; any other numeric
 # scorer never fails unless named in a table [inspect.thresholds], e.g. model_graded_qa = 0.5.
 [inspect]

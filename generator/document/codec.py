@@ -134,7 +134,7 @@ _CANONICAL = json.JSONEncoder(sort_keys=True, indent=2, ensure_ascii=False)
 
 def canonical(value: Any) -> bytes:
     """Canonical JSON of any JSON value: sorted keys, indent 2, floats at 6 decimals."""
-    return _finished(_CANONICAL.encode(_at_precision(value)))
+    return _finished(_CANONICAL.encode(rounded(value)))
 
 
 def canonical_within(value: Any, most: int) -> bytes | None:
@@ -143,7 +143,7 @@ def canonical_within(value: Any, most: int) -> bytes | None:
     times) takes no more than ``most`` to refuse."""
     chunks: list[str] = []
     written = 0
-    for chunk in _CANONICAL.iterencode(_at_precision(value)):
+    for chunk in _CANONICAL.iterencode(rounded(value)):
         written += len(chunk)
         if written > most:
             return None
@@ -167,13 +167,14 @@ _SURROGATE_ESCAPE = re.compile(r"\\u[dD][89a-fA-F]")
 """How a lone surrogate gets into parsed JSON: only as an escape."""
 
 
-def _at_precision(value: Any) -> Any:
+def rounded(value: Any) -> Any:
+    """``value`` with every float in it at 6 decimals, as the document stores numbers."""
     if isinstance(value, float):
         return at_precision(value)
     if isinstance(value, dict):
-        return {key: _at_precision(item) for key, item in value.items()}
+        return {key: rounded(item) for key, item in value.items()}
     if isinstance(value, list):
-        return [_at_precision(item) for item in value]
+        return [rounded(item) for item in value]
     return value
 
 

@@ -125,7 +125,7 @@ def payload_texts(run: Run, disclosure: Disclosure, undeclared: bool) -> set[str
             for step in response.steps or ():
                 if isinstance(step, ToolStep):
                     called(step.call)
-            tools.update(response.tools or ())
+            tools.update(name for name in response.tools or () if name is not None)
     texts += (name for name in tools if not disclosure.discloses_tool(name))
     for verdict in run.aggregate:
         _verdict_texts(verdict, disclosure, texts)
@@ -271,7 +271,7 @@ def _response(response: RecordedResponse, at: str, disclosure: Disclosure) -> Fo
     for k, call in enumerate(response.tool_calls or ()):
         yield from _call(call, f"{at}.tool_calls[{k}]", disclosure)
     for k, name in enumerate(response.tools or ()):
-        if not disclosure.discloses_tool(name):
+        if name is not None and not disclosure.discloses_tool(name):
             yield f"{at}.tools[{k}]", name
     for s, step in enumerate(response.steps or ()):
         if isinstance(step, ToolStep):

@@ -173,7 +173,7 @@ def _response(response: RecordedResponse, label: Labeller, skeletons: _Skeletons
     if response.tool_calls is not None:
         kept["tool_calls"] = [skeletons.call(call, label) for call in response.tool_calls]
     if response.tools is not None:
-        kept["tools"] = [label(name) for name in response.tools]
+        kept["tools"] = [label(name) if name else None for name in response.tools]
     return kept
 
 
@@ -191,5 +191,5 @@ def _narrow_case(case: dict[str, Any], disclosure: Disclosure) -> dict[str, Any]
             if item.get("tool"):
                 item["tool"] = label(item["tool"])
         if response.get("tools") is not None:
-            response["tools"] = [label(name) for name in response["tools"]]
+            response["tools"] = [label(name) if name else None for name in response["tools"]]
     return case

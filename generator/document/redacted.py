@@ -92,7 +92,7 @@ class RedactedResponse(Sealed):
     latency_ms: Amount | None = None
     usage: Usage | None = None
     finish: Name | None = None
-    tools: list[Name] | None = None
+    tools: list[Name | None] | None = None
     tool_calls: list[RedactedCall] | None = None
     steps: list[RedactedStep] | None = None
 
@@ -114,7 +114,7 @@ class RedactedCase(Sealed):
         for response in self.responses or ():
             labels += [step.tool for step in response.steps or () if step.tool]
             labels += [call.tool for call in response.tool_calls or () if call.tool]
-            labels += response.tools or []
+            labels += [name for name in response.tools or () if name is not None]
         return labels
 
 

@@ -80,7 +80,8 @@ class RecordedResponse(Record):
     tool_calls: list[ToolCall] | None = None
     """Absent: the target said nothing about tools. ``[]``: the model called none."""
     finish: Name | None = None
-    tools: list[Name] | None = None
+    tools: list[Name | None] | None = None
+    """The names called, in order; null at a call nobody named (an application said so)."""
     steps: list[Step] | None = None
 
 

@@ -37,7 +37,8 @@ def detect(path: Path) -> ModuleType | None:
 def files_of(paths: Iterable[Path]) -> list[Path]:
     """Each file as given, and every file below each folder that an importer claims, in order.
 
-    A git repository's own folder is never searched.
+    A git repository's own folder is never searched, and the files Inspect writes beside its
+    logs are left out of a folder as Inspect leaves them out of its listing.
     """
     found: list[Path] = []
     for path in paths:
@@ -45,7 +46,10 @@ def files_of(paths: Iterable[Path]) -> list[Path]:
             found += sorted(
                 p
                 for p in path.rglob("*")
-                if p.is_file() and ".git" not in p.relative_to(path).parts and detect(p)
+                if p.is_file()
+                and ".git" not in p.relative_to(path).parts
+                and p.name not in inspect_ai.BESIDE_LOGS
+                and detect(p)
             )
         elif path.is_file():
             found.append(path)

@@ -53,6 +53,9 @@ class ModelCaller:
     def __init__(
         self, complete: Complete, prompt: Prompt, price: Price | None, config: dict[str, Any]
     ) -> None:
+        if prompt.user is None:
+            raise ValueError("it sends prompt_file as the user message, and none is declared")
+        self.user = prompt.user
         self.complete = complete
         self.prompt = prompt
         self.price = price
@@ -60,7 +63,8 @@ class ModelCaller:
         """What the target sends; every answer adds the model the API said answered."""
 
     def __call__(self, case: Case) -> Reply:
-        user, system = self.prompt.render(case)
+        user = self.user.render(case.vars)
+        system = self.prompt.system.render(case.vars) if self.prompt.system else None
         started = time.perf_counter()
         try:
             completion = self.complete(system, user, self.prompt.tools)

@@ -4,7 +4,8 @@
 
 Three things are errors, never fails: a target that reported nothing to read (absent is not
 empty), a model step that finished on tool use with no tool step after it (the provider
-contradicted itself), and a call nobody named where the verdict turns on which tool it was.
+contradicted itself), and a call nobody named (or whose arguments are not a JSON object) where
+the verdict turns on it. Arguments are compared at 6 decimals, as digline stores them.
 Score metadata holds counts, and the names called where the check is about names (as
 ``tools_called`` writes them): a name is a string, and no string crosses a boundary unless a
 disclosure names it.
@@ -18,6 +19,7 @@ from typing import Annotated, Any, ClassVar, Literal
 
 from pydantic import Field, JsonValue, model_validator
 
+from generator.document.codec import rounded
 from generator.document.json_text import json_value
 from generator.suite.checks import ALL_KINDS, Answer, AnswerCheck, Judge, Judgement, Tolerance, Unit
 from generator.suite.checks import Needle as Name
@@ -36,6 +38,10 @@ _NO_CALLS = (
     "each model call to generator.record_call"
 )
 _UNNAMED = "a call nobody named decides this verdict"
+_UNREADABLE = (
+    "no readable call of the tool had the declared arguments, and a call with no name, or "
+    "with arguments that are not a JSON object, may be the one"
+)
 _OTHER = "\x00another tool"
 """Stands for an unnamed call read as a tool the check does not name."""
 
@@ -251,28 +257,21 @@ class ToolCalledWith(TrajectoryCheck):
         problem = contradiction(answer.trajectory)
         if problem:
             return Judgement.error(problem)
-        best = 0
+        wanted = rounded(self.arguments)
+        best, unreadable = 0, 0
         for use in uses:
-            if use.tool != self.tool:
+            if use.tool is not None and use.tool != self.tool:
                 continue
-            try:
-                given = json_value(use.arguments) if use.arguments is not None else {}
-            except ValueError:
-                return Judgement.error("a call of the tool carries arguments that are not JSON")
-            if not isinstance(given, dict):
-                return Judgement.error(
-                    "a call of the tool carries arguments that are not an object"
-                )
-            if self.match == "exact" and given == self.arguments:
-                return self._found(len(self.arguments))
-            matched = sum(
-                key in given and given[key] == value for key, value in self.arguments.items()
-            )
-            if self.match == "subset" and matched == len(self.arguments):
+            given = _arguments(use.arguments) if use.tool is not None else None
+            if given is None:
+                unreadable += 1
+                continue
+            matched = sum(key in given and given[key] == value for key, value in wanted.items())
+            if matched == len(wanted) and (self.match == "subset" or set(given) == set(wanted)):
                 return self._found(matched)
             best = max(best, matched)
-        if any(use.tool is None for use in uses):
-            return Judgement.error(_UNNAMED)
+        if unreadable:
+            return Judgement.error(_UNREADABLE)
         return Judgement.of(
             False,
             "no call of the tool had the declared arguments",
@@ -287,6 +286,16 @@ class ToolCalledWith(TrajectoryCheck):
             arguments_matched=matched,
             arguments_expected=len(self.arguments),
         )
+
+
+def _arguments(text: str | None) -> dict[str, Any] | None:
+    """A call's arguments as an object at storage precision (none reported reads as ``{}``), or
+    None when they are not a JSON object."""
+    try:
+        given = json_value(text) if text is not None else {}
+    except ValueError:
+        return None
+    return rounded(given) if isinstance(given, dict) else None
 
 
 TRAJECTORY_CHECKS: dict[str, type[AnswerCheck]] = {

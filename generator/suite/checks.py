@@ -150,8 +150,9 @@ class AnswerCheck(Rule):
 
     accepts: Annotated[tuple[OutputKind, ...], BeforeValidator(_kinds)] = ()
     """The output kinds the check reads; another kind is an error. Empty means its default."""
-    floor_standard_errors: Positive | None = None
-    """The declared width of the noise floor a comparison reads this check against."""
+    floor_standard_errors: Annotated[float, Field(gt=0)] | None = None
+    """The declared width of the noise floor a comparison reads this check against: a float
+    however it is written, as digline hashes and records it (``2`` is ``2.0``)."""
 
     @property
     def accepted(self) -> frozenset[str]:
@@ -172,8 +173,15 @@ class AnswerCheck(Rule):
     def judge(
         self, answer: Answer, case: Mapping[str, Any], judges: Mapping[str, Judge]
     ) -> Judgement:
-        """The check's finding, or the error for an output of a kind it does not read."""
-        return self.refusal(answer) or self.read(answer, case, judges)
+        """The check's finding, or the error for an output of a kind it does not read (or
+        declares in ``accepts`` and cannot read: digline errors such a verdict too)."""
+        refused = self.refusal(answer)
+        if refused is not None:
+            return refused
+        try:
+            return self.read(answer, case, judges)
+        except NotText as error:
+            return Judgement.error(str(error))
 
     def read(
         self, answer: Answer, case: Mapping[str, Any], judges: Mapping[str, Judge]
@@ -181,7 +189,12 @@ class AnswerCheck(Rule):
         raise NotImplementedError
 
 
+class NotText(ValueError):
+    """A check that reads text met another kind of output that its ``accepts`` admitted."""
+
+
 def text_of(answer: Answer) -> str:
-    """The output of an answer ``refusal`` admitted as text."""
-    assert isinstance(answer.output, str)
+    """The output of an answer as text, or ``NotText``."""
+    if not isinstance(answer.output, str):
+        raise NotText(f"the output is {answer.kind}, and this check reads it only as text")
     return answer.output

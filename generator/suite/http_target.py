@@ -15,13 +15,14 @@ import json
 import time
 import urllib.error
 import urllib.request
+from collections.abc import Mapping
 from typing import Any, Literal
 from urllib.parse import urlsplit
 
 from generator.document.json_text import TooDeep, json_value
 from generator.suite.checks import Answer
 from generator.suite.spec import Case
-from generator.suite.target_spec import HttpTarget, read_reference
+from generator.suite.target_spec import MISSING, HttpTarget, read_reference
 from generator.suite.targets import USAGE_KEYS, Caller, Reply
 from generator.suite.trajectory import TrajectoryError, reported
 
@@ -60,13 +61,16 @@ def _at(document: Any, path: str) -> Any:
     return value
 
 
-def _body(template: Any, case: Case) -> Any:
+def _body(template: Any, case: Mapping[str, Any]) -> Any:
+    """The body for ``case``: each ``case.`` string in the tables replaced by the case's value.
+    An array is posted as written, references and all, as digline posts it."""
     if isinstance(template, dict):
         return {key: _body(item, case) for key, item in template.items()}
-    if isinstance(template, list):
-        return [_body(item, case) for item in template]
     if isinstance(template, str) and template.startswith("case."):
-        return read_reference(case.as_mapping(), template.split(".")[1:])
+        value = read_reference(case, template.split(".")[1:])
+        if value is MISSING:
+            raise _Unreadable(f"the case has no {template}, which the body asks for")
+        return value
     return template
 
 
@@ -74,14 +78,18 @@ def http_caller(target: HttpTarget) -> Caller:
     """POST each case's body as JSON and read the answer from the JSON that comes back."""
 
     def call(case: Case) -> Reply:
-        body = json.dumps(_body(target.body, case), sort_keys=True)
+        started = time.perf_counter()
+        try:
+            built = _body(target.body, case.fields())
+        except _Unreadable as error:
+            return _error(str(error), started, None, "raised")
+        body = json.dumps(built, sort_keys=True)
         request = urllib.request.Request(
             target.url,
             data=body.encode("utf-8"),
             headers={"Content-Type": "application/json", **target.headers},
             method="POST",
         )
-        started = time.perf_counter()
         try:
             with urllib.request.urlopen(request, timeout=target.timeout) as response:
                 raw = response.read()
@@ -101,7 +109,9 @@ def http_caller(target: HttpTarget) -> Caller:
     return call
 
 
-def _error(reason: str, started: float, body: str, kind: Literal["raised", "shape"]) -> Reply:
+def _error(
+    reason: str, started: float, body: str | None, kind: Literal["raised", "shape"]
+) -> Reply:
     latency = (time.perf_counter() - started) * 1000
     return Reply(None, latency, input=body, error=reason, error_kind=kind)
 
@@ -135,7 +145,7 @@ def _read(target: HttpTarget, raw: bytes, latency: float, body: str) -> Reply:
         trajectory["tools"] = _at(document, target.tools_path)
     if target.tool_calls_path:
         trajectory["tool_calls"] = _at(document, target.tool_calls_path)
-    found = reported(trajectory)
+    found = reported(trajectory, by_application=True)
     names = found.names()
     if (
         found.tools is not None

@@ -135,9 +135,8 @@ def _prompt(
         system = Template(target.system_file, files[target.system_file])
     elif target.system is not None:
         system = Template("system", target.system)
-    prompt = Prompt(
-        Template(target.prompt_file, files[target.prompt_file]), system, tuple(target.tools)
-    )
+    user = target.prompt_file
+    prompt = Prompt(Template(user, files[user]) if user else None, system, tuple(target.tools))
     unfilled = prompt.unfilled(cases)
     if unfilled:
         case, slot, template = unfilled

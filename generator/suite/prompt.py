@@ -53,14 +53,15 @@ class Template:
 class Prompt:
     """A provider target's call, before a case fills it in."""
 
-    user: Template
+    user: Template | None
+    """None where the target declares no prompt file."""
     system: Template | None = None
     tools: tuple[ToolSpec, ...] = ()
 
-    def render(self, case: Case) -> tuple[str, str | None]:
+    def render(self, case: Case) -> tuple[str | None, str | None]:
         """The user message and the system prompt for ``case``."""
         system = self.system.render(case.vars) if self.system else None
-        return self.user.render(case.vars), system
+        return self.user.render(case.vars) if self.user else None, system
 
     def unfilled(self, cases: Sequence[Case]) -> tuple[str, str, str] | None:
         """(case id, slot, template) of the first slot a measured case gives no value for."""

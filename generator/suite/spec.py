@@ -28,13 +28,11 @@ from generator.suite.judged import Faithfulness, LlmRubric, Repeated
 from generator.suite.pii import PiiAbsent
 from generator.suite.sampling import agreement_share
 from generator.suite.target_spec import (
-    MISSING,
     READABLE,
     TARGETS,
     HttpTarget,
     ProviderTarget,
     Target,
-    read_reference,
 )
 from generator.suite.text_checks import (
     Affix,
@@ -133,6 +131,11 @@ class Case(_Strict):
         """The case as its target and judges receive it: the keys the file gave."""
         return self.model_dump(mode="json", exclude_unset=True, exclude={"suspended"})
 
+    def fields(self) -> dict[str, Any]:
+        """The case as an http body reads it: a field the file left out at its default
+        (``expected``, ``label`` and ``group`` null, ``context`` empty), as digline posts it."""
+        return self.model_dump(mode="json", exclude={"suspended", "canary"})
+
 
 @dataclass(frozen=True)
 class Suite:
@@ -174,6 +177,8 @@ def parse_suite(
     _check_cases(parsed, section, cases_source)
     checks = tuple(r for r in rules if isinstance(r, AnswerCheck))
     _check_aggregates(rules, checks, source)
+    if any(isinstance(rule, Aggregate) for rule in rules):
+        _check_labels(parsed, cases_source)
     conflict = contradictions(checks)
     if conflict:
         position, key, problem = conflict
@@ -181,7 +186,7 @@ def parse_suite(
             source, f"[[assertions]] #{rules.index(checks[position]) + 1}", key, problem
         )
     if isinstance(target, HttpTarget):
-        check_references(target.body, parsed, source)
+        check_references(target.body, source)
     _check_pinned(section, source)
     groups = sorted({case.group for case in parsed if case.group is not None})
     return Suite(
@@ -274,8 +279,9 @@ _PROVIDER_REFUSALS = {
 }
 
 
-def check_references(body: dict[str, JsonValue], cases: Sequence[Case], source: str) -> None:
-    """Every ``case.`` leaf of an http body names a field each measured case has."""
+def check_references(body: dict[str, JsonValue], source: str) -> None:
+    """Every ``case.`` string in the tables of an http body names a case field. Whether a case
+    has the value is asked when it runs: a case without it errors, as digline has it."""
     for path, leaf in _leaves(body, "body"):
         if not (isinstance(leaf, str) and leaf.startswith("case.")):
             continue
@@ -288,18 +294,12 @@ def check_references(body: dict[str, JsonValue], cases: Sequence[Case], source: 
             raise SuiteRefused(
                 source, "[target]", path, "a case. reference that names no case field"
             )
-        for case in cases:
-            if case.suspended is None and read_reference(case.as_mapping(), parts) is MISSING:
-                raise SuiteRefused(
-                    source, "[target]", path, f"the case {case.id!r} has no such field"
-                )
 
 
 def _leaves(value: JsonValue, path: str) -> list[tuple[str, JsonValue]]:
+    """The values in a body's tables, by their path; an array is one value, posted as written."""
     if isinstance(value, dict):
         return [leaf for key, item in value.items() for leaf in _leaves(item, f"{path}.{key}")]
-    if isinstance(value, list):
-        return [leaf for n, item in enumerate(value) for leaf in _leaves(item, f"{path}[{n}]")]
     return [(path, value)]
 
 
@@ -358,6 +358,16 @@ def _check_aggregates(rules: Sequence[Rule], checks: Sequence[AnswerCheck], sour
                 else (f"names {matches} per-case checks; give the one counted a name of its own")
             )
             raise SuiteRefused(source, where, "over", problem)
+
+
+def _check_labels(cases: Sequence[Case], source: str) -> None:
+    """An aggregate counts a confusion matrix, so every case but a canary carries a label, a
+    suspended one too (as digline has it): a case left out would make a count that looks whole."""
+    for n, case in enumerate(cases, 1):
+        if case.label is None and not case.canary:
+            raise SuiteRefused(
+                source, f"case #{n}", "label", "missing, and an aggregate of the suite counts it"
+            )
 
 
 def _check_cases(cases: Sequence[Case], section: SuiteSection, source: str) -> None:

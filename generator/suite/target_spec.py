@@ -102,8 +102,9 @@ class ProviderTarget(_Strict):
 
     type: Literal["provider"]
     provider: Annotated[str, Field(pattern=r"^[\w.-]+/\S+$")]
-    prompt_file: Name
-    """The user message, relative to the suite; ``{name}`` is replaced by ``vars.name``."""
+    prompt_file: Name | None = None
+    """The user message, relative to the suite; ``{name}`` is replaced by ``vars.name``. A
+    provider whose target reads no prompt file (a plugin's) goes without."""
     system: Name | None = None
     system_file: Name | None = None
     tools: list[ToolSpec] = Field(default_factory=list)

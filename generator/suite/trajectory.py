@@ -13,7 +13,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal, get_args
 
-from generator.document.codec import compact
+from generator.document.codec import compact, rounded
 from generator.document.json_text import json_value
 from generator.document.trajectory import ModelStep, RecordedResponse, ToolCall, ToolStep
 from generator.document.values import ToolStatus
@@ -52,7 +52,8 @@ class Trajectory:
     """What a target reported about how it reached its answer; None where it said nothing."""
 
     steps: tuple[ReportedStep, ...] | None = None
-    tools: tuple[str, ...] | None = None
+    tools: tuple[str | None, ...] | None = None
+    """The names called, in order; None at a call nobody named."""
     tool_calls: tuple[ToolUse, ...] | None = None
     finish: str | None = None
 
@@ -84,14 +85,15 @@ def steps_of(calls: Sequence[tuple[str | None, Sequence[ToolUse]]]) -> tuple[Rep
 
 
 def arguments_text(arguments: Any) -> str:
-    """Arguments as recorded: canonical compact JSON; text that is not JSON is kept as given."""
+    """Arguments as recorded: canonical compact JSON, numbers at 6 decimals as digline stores
+    them; text that is not JSON is kept as given."""
     value = arguments
     if isinstance(arguments, str):
         try:
             value = json_value(arguments)
         except ValueError:
             return arguments
-    return compact(value)
+    return compact(rounded(value))
 
 
 def from_calls(calls: Sequence[ModelCall]) -> Trajectory:
@@ -123,17 +125,28 @@ def from_calls(calls: Sequence[ModelCall]) -> Trajectory:
     )
 
 
-def reported(metadata: Mapping[str, Any]) -> Trajectory:
-    """The trajectory a target put in its ``metadata``, checked for the shapes it must have."""
+def reported(metadata: Mapping[str, Any], by_application: bool = False) -> Trajectory:
+    """The trajectory a target put in its ``metadata``, checked for the shapes it must have.
+
+    ``null`` among ``tools`` is a call nobody named, kept in its place. An application behind
+    an http target names each call's ``tool`` (``null`` where it does not know) and ``status``
+    (``not_reported`` where it does not know), as digline asks of one: a failed tool must not
+    read as one that worked by saying nothing. A function target's calls succeed by default.
+    """
     steps = _reported_steps(metadata["steps"]) if "steps" in metadata else None
     tools = metadata.get("tools")
     if tools is not None and not (
-        isinstance(tools, list) and all(isinstance(t, str) and t for t in tools)
+        isinstance(tools, list) and all(t is None or (isinstance(t, str) and t) for t in tools)
     ):
         raise TrajectoryError("metadata.tools is not a list of tool names")
     calls = metadata.get("tool_calls")
     if calls is not None and not isinstance(calls, list):
         raise TrajectoryError("metadata.tool_calls is not a list")
+    if by_application and calls is not None:
+        for n, call in enumerate(calls):
+            for key in ("tool", "status"):
+                if isinstance(call, Mapping) and key not in call:
+                    raise TrajectoryError(f"metadata.tool_calls[{n}] has no {key}")
     finish = metadata.get("finish")
     if finish is not None and not isinstance(finish, str):
         raise TrajectoryError("metadata.finish is not a string")

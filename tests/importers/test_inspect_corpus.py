@@ -269,6 +269,6 @@ def test_a_log_that_names_no_tenant_is_refused_unless_one_is_given(runsite, arch
     assert result.exit_code == 64
     assert result.stderr.splitlines()[0] == (
         f"runsite: {LOGS / 'refund-agent.eval'}: header.json: eval.metadata.tenant: "
-        "missing, and no --tenant was given to name the run's tenant"
+        "missing, and neither --tenant nor runsite.toml's [inspect] tenant names the run's tenant"
     )
     assert git(archive, "rev-list", "--count", "HEAD").strip() == "1"

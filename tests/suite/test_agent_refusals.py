@@ -150,7 +150,8 @@ ERRORS = {
     "arguments that are not JSON": (
         "{'tool_calls': [{'tool': 'a', 'arguments': '{not json'}]}",
         'type = "tool_called_with"\ntool = "a"\narguments = { q = 1 }\nmatch = "subset"',
-        "a call of the tool carries arguments that are not JSON",
+        "no readable call of the tool had the declared arguments, and a call with no name, or "
+        "with arguments that are not a JSON object, may be the one",
     ),
     "an unnamed call the verdict turns on": (
         "{'tool_calls': [{'tool': None}, {'tool': 'b'}]}",

@@ -3,16 +3,15 @@
 from __future__ import annotations
 
 import json
-import threading
 import time
 from collections.abc import Iterator
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from http.server import BaseHTTPRequestHandler
 from pathlib import Path
 
 import pytest
 
 from generator.document.codec import read_run
-from tests.suite._suites import write_suite
+from tests.suite._suites import answer_json, serving, write_suite
 
 
 class _Application(BaseHTTPRequestHandler):
@@ -36,12 +35,7 @@ class _Application(BaseHTTPRequestHandler):
             "config": config,
             "echo": {"channel": body["channel"], "auth": self.headers.get("X-Team")},
         }
-        payload = json.dumps(answer).encode()
-        self.send_response(200)
-        self.send_header("Content-Type", "application/json")
-        self.send_header("Content-Length", str(len(payload)))
-        self.end_headers()
-        self.wfile.write(payload)
+        answer_json(self, answer)
 
     def log_message(self, *args: object) -> None:
         pass
@@ -49,12 +43,8 @@ class _Application(BaseHTTPRequestHandler):
 
 @pytest.fixture
 def server() -> Iterator[str]:
-    httpd = ThreadingHTTPServer(("127.0.0.1", 0), _Application)
-    thread = threading.Thread(target=httpd.serve_forever, daemon=True)
-    thread.start()
-    yield f"http://127.0.0.1:{httpd.server_address[1]}"
-    httpd.shutdown()
-    httpd.server_close()
+    with serving(_Application) as url:
+        yield url
 
 
 def _target(url: str, timeout: float = 5.0) -> str:

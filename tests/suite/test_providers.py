@@ -440,6 +440,11 @@ PROMPT_REFUSED: dict[str, tuple[str, str]] = {
         'prompt_file = "p.md"\n[[target.tools]]\nname = "t"\nparameters = { type = 3 }',
         "[target]: tools[0]: parameters: not a valid JSON Schema",
     ),
+    "no prompt file, which runsite's own providers send as the user message": (
+        "",
+        "[target]: provider: openai refused this set-up (it sends prompt_file as the user "
+        "message, and none is declared)",
+    ),
 }
 
 

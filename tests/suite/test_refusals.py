@@ -61,14 +61,6 @@ REFUSALS: dict[str, tuple[dict[str, Any], str]] = {
         },
         "suite.toml: [target]: body.question: a case. reference that names no case field",
     ),
-    "a case. reference a case does not have": (
-        {
-            "target": 'type = "http"\nurl = "http://127.0.0.1:9/"\noutput_path = "a"\n'
-            '[target.body]\nquestion = "case.vars.question"',
-            "cases": [{"id": "a", "vars": {"question": "q"}}, {"id": "b"}],
-        },
-        "suite.toml: [target]: body.question: the case 'b' has no such field",
-    ),
     "a function that cannot be imported": (
         {"target": 'type = "function"\nfunction = "missing_module:answer"'},
         "suite.toml: [target]: function: cannot import missing_module:answer (ModuleNotFoundError:",

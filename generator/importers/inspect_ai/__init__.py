@@ -21,6 +21,9 @@ NAME = "inspect_ai"
 _JSON_LOG = re.compile(rb'\A\s*\{\s*"version"\s*:')
 _SNIFF = 64
 """Bytes read to tell a .json log from another JSON document."""
+BESIDE_LOGS = frozenset({"logs.json", "eval-set.json", ".eval-set-id"})
+"""What Inspect writes into a log folder beside the logs (the folder's listing, an eval set's
+tasks and id): none is a log, and Inspect's own listing of a folder leaves them out."""
 
 
 def claims(path: Path) -> bool:

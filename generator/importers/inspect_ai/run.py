@@ -73,8 +73,9 @@ def run_of(container: Container, options: Options) -> dict[str, Any]:
     scorers = _scorers(header, every)
     case_ids = _case_ids(header, samples)
     _fits(len(scorers), len(case_ids), len(every) if epochs > 1 else 0, options.limits)
-    checks = _checks(scorers, every, paths, options)
-    cases = _cases(header, samples, paths, checks, reducers[0], case_ids, epochs)
+    reduced = _reduced(header.reductions or [], reducers)
+    checks = _checks(scorers, every, paths, options, reducers, reduced)
+    cases = _cases(samples, paths, checks, reduced, case_ids, epochs)
     judges = sorted(set().union(*(t.judges for t in paths.values())))
     target, judge = Bill(), Bill()
     for path in paths.values():
@@ -160,37 +161,44 @@ def _samples(container: Container, epochs: int, limits: Limits) -> tuple[Slots, 
 
 
 def _checks(
-    scorers: list[tuple[str, dict[str, Any]]], every: list[Sample], paths: Paths, options: Options
+    scorers: list[tuple[str, dict[str, Any]]],
+    every: list[Sample],
+    paths: Paths,
+    options: Options,
+    reducers: list[str],
+    reduced: dict[str, dict[str, Any]],
 ) -> list[ScorerCheck]:
     """A check per scorer, its identity from its name and options, its threshold from the
-    archive's ``[inspect]``."""
+    archive's ``[inspect]``; then one per scorer and further reducer the log reduced by."""
     judged = set().union(*(t.judged for t in paths.values()))
-    return [
-        ScorerCheck(
-            name,
-            digest({"name": name, "parameters": {"options": kept}, "type": "inspect_ai.scorer"}),
-            options.inspect.threshold(name, categorical(_values(name, every))),
-            name in judged,
-        )
-        for name, kept in scorers
-    ]
+    checks = []
+    for reducer in reducers:
+        for scorer, kept in scorers:
+            name: str = scorer
+            parameters: dict[str, Any] = {"options": kept}
+            if reducer != reducers[0]:
+                name, parameters = f"{scorer}/{reducer}", parameters | {"reducer": reducer}
+                if name not in reduced:
+                    continue
+            identity = digest({"name": name, "parameters": parameters, "type": "inspect_ai.scorer"})
+            threshold = options.inspect.threshold(scorer, categorical(_values(scorer, every)))
+            checks.append(ScorerCheck(name, identity, threshold, scorer in judged, scorer))
+    return checks
 
 
 def _cases(
-    header: Header,
     samples: Slots,
     paths: Paths,
     checks: list[ScorerCheck],
-    reducer: str,
+    reduced: dict[str, dict[str, Any]],
     case_ids: list[str],
     epochs: int,
 ) -> list[dict[str, Any]]:
     """Every case: a verdict per check over its epochs, and a response per recorded sample."""
-    reduced = _reduced(header.reductions or [], reducer)
     cases = []
     for case_id in case_ids:
         recorded = dict(sorted(samples.get(case_id, {}).items()))
-        mine = {scorer: values[case_id] for scorer, values in reduced.items() if case_id in values}
+        mine = {check: values[case_id] for check, values in reduced.items() if case_id in values}
         case: dict[str, Any] = {
             "case_id": case_id,
             "suspended": False,
@@ -242,10 +250,12 @@ def _at(where: str, inner: str) -> str:
 
 def _names(header: Header, options: Options) -> dict[str, str]:
     metadata = header.eval.metadata or {}
-    tenant = options.tenant or metadata.get("tenant")
+    tenant = options.tenant or metadata.get("tenant") or options.inspect.tenant
     if not isinstance(tenant, str) or not tenant:
         raise DocumentRefused(
-            "eval.metadata.tenant", "missing, and no --tenant was given to name the run's tenant"
+            "eval.metadata.tenant",
+            "missing, and neither --tenant nor runsite.toml's [inspect] tenant names the run's "
+            "tenant",
         )
     environment = metadata.get("environment")
     return {
@@ -284,13 +294,16 @@ def _values(scorer: str, samples: list[Sample]) -> list[Any]:
     return [s.scores[scorer].value for s in samples if s.scores and scorer in s.scores]
 
 
-def _reduced(reductions: list[Reduction], reducer: str) -> dict[str, dict[str, Any]]:
-    """Each scorer's reduced value per case, under ``reducer`` (a log that names no reducer
-    used the default, the first)."""
+def _reduced(reductions: list[Reduction], reducers: list[str]) -> dict[str, dict[str, Any]]:
+    """Each check's reduced value per case: the scorer's under the first reducer (a reduction
+    that names none used it), ``scorer/reducer``'s under each other."""
     found: dict[str, dict[str, Any]] = {}
     for reduction in sorted(reductions, key=lambda r: r.reducer is not None):
-        if reduction.reducer in (None, reducer):
-            found[reduction.scorer] = {str(s.sample_id): s.value for s in reduction.samples}
+        reducer = reduction.reducer or reducers[0]
+        if reducer not in reducers:
+            continue
+        name = reduction.scorer if reducer == reducers[0] else f"{reduction.scorer}/{reducer}"
+        found[name] = {str(s.sample_id): s.value for s in reduction.samples}
     return found
 
 

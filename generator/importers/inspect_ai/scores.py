@@ -6,7 +6,8 @@ other string is 0. An object or a list has no number, and its epoch counts as no
 
 A check's score is the sample's value under the eval's first epoch reducer, as Inspect recorded
 it in ``reductions``; where the log has none (an eval that errored or never finished) it is the
-mean of the epochs that scored. Each epoch that scored is one of the verdict's ``samples``; each
+mean of the epochs that scored. Each further reducer the log reduced by is a check of its own,
+``scorer/reducer`` as Inspect's results name it, its score that reducer's value. Each epoch that scored is one of the verdict's ``samples``; each
 epoch that did not is a line of its reason, and epochs in a row with no sample recorded are one
 line (``epochs 2 to 10: no sample was recorded``), so a verdict is as long as its samples. A run
 document holds scores between 0 and 1, so a value outside that (a count of tool errors that
@@ -69,6 +70,9 @@ class ScorerCheck:
     assertion_id: str
     threshold: float
     judged: bool
+    scorer: str
+    """The scorer whose epochs it reads: its name, past the eval's first reducer
+    ``scorer/reducer``."""
 
 
 @dataclass(frozen=True)
@@ -79,7 +83,7 @@ class Epochs:
     recorded: dict[int, Sample]
     """Each sample recorded, by its epoch, in the order of the epochs."""
     reduced: dict[str, Any]
-    """Each scorer's value for this case under the first reducer, where the log has one."""
+    """Each check's value for this case under its reducer, where the log has one."""
 
 
 def verdict(check: ScorerCheck, case: Epochs) -> dict[str, Any]:
@@ -96,12 +100,12 @@ def verdict(check: ScorerCheck, case: Epochs) -> dict[str, Any]:
     scores: list[float] = []
     notes: list[str] = []
     for first, last, sample in _slots(case):
-        number, note = _scored(check.name, sample)
+        number, note = _scored(check.scorer, sample)
         if number is not None:
             scores.append(number)
         if note:
             notes.append(f"{_epochs(first, last)}: {note}" if case.count > 1 else note)
-    metadata = _counts(case, scores) | _payload(check.name, case)
+    metadata = _counts(case, scores) | _payload(check.scorer, case)
     reason = "\n".join(notes) or None
     reduced = value_to_float(case.reduced.get(check.name))
     score = (reduced if reduced is not None else _mean(scores)) if scores else None
