@@ -36,15 +36,24 @@ def _progress(files: list[Path]) -> AbstractContextManager[Iterable[Path]]:
 @cli.command()
 @click.argument("folder", default=".", type=click.Path(path_type=Path, file_okay=False))
 def init(folder: Path) -> int:
-    """Make FOLDER (default: here) an archive: runs/, a runsite.toml, and a git repository
-    when FOLDER is in none. Commits both.
+    """Make FOLDER (default: here) an archive: runs/, a runsite.toml, a .gitignore for what a
+    build leaves, and a git repository when FOLDER is in none. Commits them.
+
+    Where git knows no identity, a new repository commits as the archive's own; in a
+    repository that was there, init says how to name one and makes nothing.
 
     Example: runsite init evals
     """
     from generator.archive import init_archive
 
-    created = init_archive(folder)
-    click.echo(f"{folder}: an archive{', in a new git repository' if created else ''}")
+    started = init_archive(folder)
+    click.echo(f"{folder}: an archive{', in a new git repository' if started.repository else ''}")
+    if started.identity:
+        click.echo(
+            f"runsite: git has no identity, so this archive commits as {started.identity}; "
+            f"git -C {folder} config user.name (and user.email) changes it",
+            err=True,
+        )
     return 0
 
 
