@@ -259,9 +259,7 @@ class Archive:
     def baselines(self, suite: str | None) -> dict[Suite, str | None]:
         """Each suite's reference key, or ``suite``'s alone (None where it has none)."""
         runs, baselines = self.runs(suite)
-        if suite is None:
-            return dict(baselines)
-        return {runs[0].suite_of: baselines.get(runs[0].suite_of)}
+        return {run.suite_of: baselines.get(run.suite_of) for run in runs}
 
     def clear_baseline(self, named: str) -> tuple[Suite, str | None]:
         """Forget a suite's reference; the commit, None if it had none."""

@@ -99,7 +99,8 @@ def import_(
     for refusal in done.refused:
         click.echo(f"runsite: {refusal}", err=True)
     if done.refused and not skip_invalid:
-        click.echo("runsite: nothing archived; --skip-invalid archives the valid ones", err=True)
+        valid = f"; --skip-invalid archives the {done.held} valid" if done.held else ""
+        click.echo(f"runsite: nothing archived{valid}", err=True)
         return EXIT_REFUSED
     echo_lines(admission_lines(done))
     return EXIT_REFUSED if done.refused else 0

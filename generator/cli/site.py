@@ -126,9 +126,11 @@ def _built(
             click.echo(f"runsite: {drift}", err=True)
         with progress_bar("building") as progress:
             published = publish(archive, target, progress, full, jobs, for_files, check)
+    others = published.pages - published.written - published.kept
     click.echo(
-        f"{published.runs} runs, {published.pages} pages ({published.written} written): "
-        f"{published.out}/index.html"
+        f"{published.runs} run{'' if published.runs == 1 else 's'}, {published.pages} pages "
+        f"({published.written} written, {published.kept} kept from the last build, "
+        f"{others} home and suite pages): {published.out}/index.html"
     )
     released = {k: v for k, v in published.disclosure.items() if v}
     click.echo(f"released by runsite.toml's disclosure: {released or 'nothing'}", err=True)

@@ -10,13 +10,13 @@
 """
 
 from generator.deploy.address import address, record_address
-from generator.deploy.branch import Pages, Published
+from generator.deploy.branch import Delivered, Pages
 from generator.deploy.content import PublishRefused, domain, site_files
 
 __all__ = [
+    "Delivered",
     "Pages",
     "PublishRefused",
-    "Published",
     "address",
     "domain",
     "record_address",

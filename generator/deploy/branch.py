@@ -30,7 +30,7 @@ FILE = "100644"
 
 
 @dataclass(frozen=True)
-class Published:
+class Delivered:
     """What a publish did, or would do."""
 
     where: str
@@ -69,14 +69,14 @@ class Pages:
     def where(self) -> str:
         return self.branch if self.remote is None else f"{self.remote}/{self.branch}"
 
-    def publish(self, files: Mapping[str, bytes], message: str) -> Published:
+    def publish(self, files: Mapping[str, bytes], message: str) -> Delivered:
         """Put ``files`` (path in the site to bytes) on the branch, in one commit with
         ``message``, where they are not what its tip holds already."""
         tip = self._tip()
         wanted = {path: f"{FILE} {blob_id(data)}" for path, data in files.items()}
         moved = difference(wanted, self._tree(tip) if tip else {})
         if not moved or self.dry_run:
-            return Published(self.where, moved, None)
+            return Delivered(self.where, moved, None)
         fresh = {*moved.added, *moved.changed}
         stream = b"".join(
             b"blob\ndata %d\n%s\n" % (len(data), data)
@@ -98,7 +98,7 @@ class Pages:
             self._git("update-ref", "-m", "runsite publish", ref, commit, tip or NO_COMMIT)
         else:
             self._git("push", "--quiet", self.remote, f"{commit}:{ref}")
-        return Published(self.where, moved, commit)
+        return Delivered(self.where, moved, commit)
 
     def _tip(self) -> str | None:
         """The commit the branch is at (the remote's, fetched), None where there is none."""
