@@ -42,16 +42,21 @@ class Shown:
 
 
 @dataclass(frozen=True)
-class Drift:
-    """How the working tree under ``runs/`` differs from HEAD: paths relative to the root."""
+class Moved:
+    """Paths added, changed and removed between two states of a tree; true where any moved."""
 
     added: tuple[str, ...]
-    """Not committed: untracked, or added to the index only."""
     changed: tuple[str, ...]
     removed: tuple[str, ...]
 
     def __bool__(self) -> bool:
         return bool(self.added or self.changed or self.removed)
+
+
+@dataclass(frozen=True)
+class Drift(Moved):
+    """How the working tree under ``runs/`` differs from HEAD: paths relative to the root;
+    ``added`` are not committed (untracked, or added to the index only)."""
 
     def __str__(self) -> str:
         counts = [

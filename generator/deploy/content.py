@@ -15,6 +15,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
+from generator.archive.archive import Moved
 from generator.errors import Refused
 from generator.guard.kept import content_digest
 from generator.publish.plan import Manifest, regular_bytes
@@ -58,15 +59,8 @@ def site_files(out: Path, cname: str | None) -> dict[str, bytes]:
 
 
 @dataclass(frozen=True)
-class Difference:
+class Difference(Moved):
     """How the site to publish differs from the branch's: paths in the site."""
-
-    added: tuple[str, ...]
-    changed: tuple[str, ...]
-    removed: tuple[str, ...]
-
-    def __bool__(self) -> bool:
-        return bool(self.added or self.changed or self.removed)
 
     def __str__(self) -> str:
         counts = ((self.added, "added"), (self.changed, "changed"), (self.removed, "removed"))
