@@ -40,8 +40,10 @@ ALLOWED: dict[str, set[str]] = {
     "site": {"account", "document", "errors", "reading"},
     "report": {"account", "archive", "document", "errors", "guard", "reading", "site"},
     "publish": {"account", "archive", "document", "errors", "guard", "reading", "site"},
+    "deploy": {"archive", "errors", "guard", "publish", "site"},
     "cli": {
         "archive",
+        "deploy",
         "document",
         "errors",
         "files",

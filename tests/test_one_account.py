@@ -35,7 +35,7 @@ DIGLINE = [
 def runsite(*args: str) -> str:
     result = CliRunner().invoke(cli, list(args), catch_exceptions=False)
     assert result.exit_code in (0, 1, 2), result.output
-    return result.output
+    return result.stdout
 
 
 @pytest.fixture(scope="module")

@@ -1,7 +1,7 @@
 """The archive: run documents in a git-tracked ``runs/`` folder, one commit per command."""
 
 from generator.archive.admission import Admission, Arrival
-from generator.archive.archive import Archive, Drift, Migration, Shown, init_archive
+from generator.archive.archive import Archive, Drift, Migration, Shown, Started, init_archive
 from generator.archive.catalog import ArchivedRun, Suite, label
 from generator.archive.store import Commit
 
@@ -14,6 +14,7 @@ __all__ = [
     "Drift",
     "Migration",
     "Shown",
+    "Started",
     "Suite",
     "init_archive",
     "label",

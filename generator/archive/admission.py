@@ -40,8 +40,11 @@ class Admission:
 
     arrived: list[str] = field(default_factory=list)
     """Archive paths of the runs that arrived."""
-    already: list[str] = field(default_factory=list)
-    """Archive paths of runs that were there before (once per document that named them)."""
+    already: dict[str, list[str]] = field(default_factory=dict)
+    """Archive paths of runs that were there before (in the archive, or earlier in the batch),
+    each with the files that brought it again, each named once."""
+    held: int = 0
+    """Runs that would have arrived had nothing been refused, where refusals kept them out."""
     baselines: dict[Suite, str] = field(default_factory=dict)
     """References set, each suite to its run key."""
     refused: list[DocumentRefused] = field(default_factory=list)
@@ -95,11 +98,13 @@ def admit(
             names.take((run.tenant, run.suite), run.key, arrival.source)
             done.arrived.append(shown)
         else:
-            done.already.append(shown)
+            sources = done.already.setdefault(shown, [])
+            if arrival.source not in sources:
+                sources.append(arrival.source)
         if arrival.baseline:
             references[(run.tenant, run.suite)] = arrival
     if done.refused and not skip_invalid:
-        return Admission(refused=done.refused)
+        return Admission(refused=done.refused, held=len(done.arrived))
     changes: dict[str, bytes | None] = {place: a.data for place, a in taken.items()}
     for (tenant, suite), arrival in references.items():
         pointer = f"{arrival.reading.run.key}\n".encode()

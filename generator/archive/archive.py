@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import os
+import shutil
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -15,7 +17,14 @@ from generator.archive.config import Config, config_text, read_config
 from generator.archive.layout import CONFIG, KEEP, Layout, checked_root, find_root
 from generator.archive.names import Taken
 from generator.archive.refs import pick_suite, resolve
-from generator.archive.store import Change, Commit, GitStore, require_git
+from generator.archive.store import (
+    NO_IDENTITY,
+    Change,
+    Commit,
+    GitStore,
+    has_identity,
+    require_git,
+)
 from generator.document.codec import Decoded, read_run, run_bytes
 from generator.document.model import SCHEMA, Run
 from generator.document.redact import redact
@@ -33,16 +42,21 @@ class Shown:
 
 
 @dataclass(frozen=True)
-class Drift:
-    """How the working tree under ``runs/`` differs from HEAD: paths relative to the root."""
+class Moved:
+    """Paths added, changed and removed between two states of a tree; true where any moved."""
 
     added: tuple[str, ...]
-    """Not committed: untracked, or added to the index only."""
     changed: tuple[str, ...]
     removed: tuple[str, ...]
 
     def __bool__(self) -> bool:
         return bool(self.added or self.changed or self.removed)
+
+
+@dataclass(frozen=True)
+class Drift(Moved):
+    """How the working tree under ``runs/`` differs from HEAD: paths relative to the root;
+    ``added`` are not committed (untracked, or added to the index only)."""
 
     def __str__(self) -> str:
         counts = [
@@ -65,18 +79,69 @@ class Migration:
     commit: str | None = None
 
 
-def init_archive(folder: Path) -> bool:
-    """Make ``folder`` an archive, and a git repository if it is in none; True if one was made."""
+IGNORED = """# What a build leaves beside the archive: the site, its lock, a killed build's staging
+# folder. (Its cache, .runsite/, ignores itself.)
+/site/
+/.site.runsite-lock
+/.runsite-site-*/
+"""
+"""The ``.gitignore`` that ``init`` writes where the archive's folder has none."""
+
+OWN_IDENTITY = ("runsite", "runsite@archive.invalid")
+"""Whom a new archive's repository commits as where git knows nobody: its own configuration,
+which ``git config user.name`` and ``user.email`` in the archive change."""
+
+
+@dataclass(frozen=True)
+class Started:
+    """What ``init`` made besides the archive."""
+
+    repository: bool
+    """A git repository, where the folder was in none."""
+    identity: str | None
+    """The identity it gave that repository, where git knew none."""
+
+
+def init_archive(folder: Path) -> Started:
+    """Make ``folder`` an archive, and a git repository if it is in none.
+
+    Where git knows no identity to commit as, a repository made here commits as the archive's
+    own (``OWN_IDENTITY``), and one that was already there is refused. A refusal, or anything
+    else that stops it, leaves nothing behind: neither the folder nor the repository it made."""
     require_git()
-    folder.mkdir(parents=True, exist_ok=True)
     if (folder / CONFIG).exists():
         raise ArchiveRefused(f"{folder / CONFIG}: already there; this folder is an archive")
+    present = next(f for f in (folder, *folder.absolute().parents) if f.exists())
+    if not present.is_dir():
+        raise ArchiveRefused(f"{present}: not a folder, so {folder} cannot be an archive")
     try:
-        git.Repo(folder, search_parent_directories=True)
+        git.Repo(present, search_parent_directories=True)
         created = False
     except git.InvalidGitRepositoryError:
-        git.Repo.init(folder)
         created = True
+    if not created and not has_identity(present):
+        raise ArchiveRefused(f"{folder}: {NO_IDENTITY}; nothing was made")
+    missing = folder.absolute().relative_to(present.absolute()).parts
+    made = present / missing[0] if missing else folder / ".git" if created else None
+    try:
+        return _started(folder, created)
+    except BaseException:
+        if made is not None:
+            shutil.rmtree(made, ignore_errors=True)
+        raise
+
+
+def _started(folder: Path, created: bool) -> Started:
+    folder.mkdir(parents=True, exist_ok=True)
+    identity = None
+    if created:
+        repo = git.Repo.init(folder)
+        if not has_identity(folder):
+            name, email = OWN_IDENTITY
+            with repo.config_writer() as config:
+                config.set_value("user", "name", name)
+                config.set_value("user", "email", email)
+            identity = f"{name} <{email}>"
     layout = Layout(folder.resolve())
     store = GitStore(layout.root)
     with store.locked():
@@ -85,8 +150,10 @@ def init_archive(folder: Path) -> bool:
             store.path(layout.config): config_text(layout.root.name, branch).encode(),
             store.path(layout.runs / KEEP): b"",
         }
+        if not os.path.lexists(layout.root / ".gitignore"):
+            changes[store.path(layout.root / ".gitignore")] = IGNORED.encode()
         store.commit(changes, "Start a runsite archive\n")
-    return created
+    return Started(created, identity)
 
 
 class Archive:
@@ -197,9 +264,7 @@ class Archive:
     def baselines(self, suite: str | None) -> dict[Suite, str | None]:
         """Each suite's reference key, or ``suite``'s alone (None where it has none)."""
         runs, baselines = self.runs(suite)
-        if suite is None:
-            return dict(baselines)
-        return {runs[0].suite_of: baselines.get(runs[0].suite_of)}
+        return {run.suite_of: baselines.get(run.suite_of) for run in runs}
 
     def clear_baseline(self, named: str) -> tuple[Suite, str | None]:
         """Forget a suite's reference; the commit, None if it had none."""

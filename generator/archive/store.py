@@ -27,6 +27,7 @@ import json
 import os
 import shutil
 import signal
+import subprocess
 import tempfile
 from collections.abc import Iterable, Iterator, Mapping
 from contextlib import contextmanager
@@ -95,6 +96,21 @@ class Commit:
 GIT_MISSING = (
     "git: not found on PATH; runsite keeps the archive in a git repository, so it needs git"
 )
+
+
+NO_IDENTITY = (
+    "git has no identity to commit as; name one: git config --global user.name NAME, "
+    "then git config --global user.email EMAIL"
+)
+
+
+def has_identity(folder: Path) -> bool:
+    """Whether git, run in ``folder``, knows whom to record as a commit's author (its name and
+    email, from the repository's configuration, the user's, or the environment)."""
+    return all(
+        subprocess.run(["git", "var", ident], cwd=folder, capture_output=True).returncode == 0
+        for ident in ("GIT_AUTHOR_IDENT", "GIT_COMMITTER_IDENT")
+    )
 
 
 def require_git() -> None:

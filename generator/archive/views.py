@@ -118,8 +118,12 @@ def history_lines(entries: list[dict[str, Any]]) -> list[str]:
 
 
 def suite_lines(baselines: dict[Suite, str | None]) -> list[str]:
-    """Each suite's reference, a line each."""
-    return [f"{label(suite)}  {key or '(no baseline)'}" for suite, key in sorted(baselines.items())]
+    """Each suite's reference, a line each; one line where the archive holds no suite yet."""
+    if not baselines:
+        return ["no baseline set: the archive holds no run yet"]
+    return [
+        f"{label(suite)}  {key or '(no baseline set)'}" for suite, key in sorted(baselines.items())
+    ]
 
 
 def _tally(counts: Counts) -> dict[str, int]:
@@ -138,10 +142,14 @@ def _named(value: Any) -> str:
 def admission_lines(done: Admission) -> list[str]:
     """What an import archived, found already there, and made a reference; then a tally."""
     lines = [f"archived {path}" for path in done.arrived]
-    lines += [f"already there {path}" for path in done.already]
+    lines += [
+        f"already there {path}, brought again by {', '.join(sources)}"
+        for path, sources in done.already.items()
+    ]
     lines += [f"baseline of {label(suite)}: {key}" for suite, key in done.baselines.items()]
     skipped = f", {len(done.refused)} skipped" if done.refused else ""
-    lines.append(f"{len(done.arrived)} archived, {len(done.already)} already there{skipped}")
+    again = sum(map(len, done.already.values()))
+    lines.append(f"{len(done.arrived)} archived, {again} already there{skipped}")
     return lines
 
 

@@ -36,15 +36,24 @@ def _progress(files: list[Path]) -> AbstractContextManager[Iterable[Path]]:
 @cli.command()
 @click.argument("folder", default=".", type=click.Path(path_type=Path, file_okay=False))
 def init(folder: Path) -> int:
-    """Make FOLDER (default: here) an archive: runs/, a runsite.toml, and a git repository
-    when FOLDER is in none. Commits both.
+    """Make FOLDER (default: here) an archive: runs/, a runsite.toml, a .gitignore for what a
+    build leaves, and a git repository when FOLDER is in none. Commits them.
+
+    Where git knows no identity, a new repository commits as the archive's own; in a
+    repository that was there, init says how to name one and makes nothing.
 
     Example: runsite init evals
     """
     from generator.archive import init_archive
 
-    created = init_archive(folder)
-    click.echo(f"{folder}: an archive{', in a new git repository' if created else ''}")
+    started = init_archive(folder)
+    click.echo(f"{folder}: an archive{', in a new git repository' if started.repository else ''}")
+    if started.identity:
+        click.echo(
+            f"runsite: git has no identity, so this archive commits as {started.identity}; "
+            f"git -C {folder} config user.name (and user.email) changes it",
+            err=True,
+        )
     return 0
 
 
@@ -90,7 +99,8 @@ def import_(
     for refusal in done.refused:
         click.echo(f"runsite: {refusal}", err=True)
     if done.refused and not skip_invalid:
-        click.echo("runsite: nothing archived; --skip-invalid archives the valid ones", err=True)
+        valid = f"; --skip-invalid archives the {done.held} valid" if done.held else ""
+        click.echo(f"runsite: nothing archived{valid}", err=True)
         return EXIT_REFUSED
     echo_lines(admission_lines(done))
     return EXIT_REFUSED if done.refused else 0

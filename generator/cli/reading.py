@@ -105,9 +105,12 @@ def _run_at(reference: str, root: Path | None) -> RedactedRun:
 def _print_reading(reading: Reading, locale: str, as_json: bool, gate: Gate = "tolerance") -> None:
     from generator.document.codec import canonical
     from generator.reading import as_json as reading_json
-    from generator.reading import text
+    from generator.reading import exit_reason, text
 
     if as_json:
         sys.stdout.buffer.write(canonical(reading_json(reading, gate)))
     else:
         click.echo(text(reading, locale), nl=False)
+    why = exit_reason(reading, locale, gate)
+    if why is not None:
+        click.echo(f"runsite: {why}", err=True)

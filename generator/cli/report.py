@@ -70,4 +70,6 @@ def report(
         sys.stdout.buffer.write(done.data)
     else:
         write(done.data, out)
+    if done.reason is not None:
+        click.echo(f"runsite: {done.reason}", err=True)
     return done.exit_code

@@ -1,9 +1,9 @@
-"""Commands that publish: build the site, serve it for a preview."""
+"""Commands that publish: build the site, publish it to a branch, serve it for a preview."""
 
 from __future__ import annotations
 
 import signal
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager, nullcontext, suppress
 from pathlib import Path
 from types import FrameType
@@ -15,7 +15,8 @@ from generator.cli.group import cli, importing, open_archive, progress_bar, root
 from generator.errors import Refused
 
 if TYPE_CHECKING:
-    pass
+    from generator.archive import Archive
+    from generator.publish import Published
 
 
 @cli.command()
@@ -47,6 +48,70 @@ def build(
 
     Example: runsite build --out public/
     """
+    _built(lambda: open_archive(root), out, full, jobs, for_files)
+    return 0
+
+
+@cli.command("publish")
+@click.option(
+    "--branch",
+    default="gh-pages",
+    show_default=True,
+    help="The branch the site is committed to.",
+)
+@click.option(
+    "--remote",
+    help="Push the site to this remote's branch (else commit it in the archive's repository).",
+)
+@click.option("--cname", metavar="DOMAIN", help="The site's own domain, written to CNAME.")
+@click.option(
+    "--url",
+    help="Where the site is served: recorded as mkdocs.yml's site_url, which reports link to.",
+)
+@click.option("--dry-run", is_flag=True, help="Build, and say what would change; publish nothing.")
+@root_option
+def publish_(
+    branch: str,
+    remote: str | None,
+    cname: str | None,
+    url: str | None,
+    dry_run: bool,
+    root: Path | None,
+) -> int:
+    """Build the site into site/ and commit it to a branch, one commit when it changed.
+
+    Only the files the build wrote and its leak scan passed are published, with .nojekyll
+    (and CNAME); a build that is refused publishes nothing.
+
+    Example: runsite publish --remote origin --url https://acme.github.io/evals/
+    """
+    from generator.deploy import Pages, address, domain, record_address, site_files
+
+    named = domain(cname) if cname is not None else None
+    if url is not None:
+        address(url)
+    archive = open_archive(root)
+    pages = Pages(archive.store, branch, remote, dry_run)
+    if url is not None and not dry_run and record_address(archive, url):
+        click.echo(f"runsite: mkdocs.yml: site_url {url} recorded and committed", err=True)
+    published = _built(lambda: archive, None, False, None, False)
+    head = archive.store.head() or ""
+    message = f"Publish the site of {archive.config.site.name} at {head[:12]}\n"
+    done = pages.publish(site_files(published.out, named), message)
+    if done.commit is not None:
+        click.echo(f"{done.where}: {done.difference} ({done.commit[:12]})")
+    elif dry_run and done.difference:
+        click.echo(f"{done.where}: would have {done.difference}; nothing was published")
+    else:
+        click.echo(f"{done.where}: the site has not changed; nothing was committed")
+    return 0
+
+
+def _built(
+    opened: Callable[[], Archive], out: Path | None, full: bool, jobs: int | None, for_files: bool
+) -> Published:
+    """Build the archive ``opened`` gives into ``out`` (site/ in the archive), saying what was
+    made; the archive is opened once the check of the kept pages has started."""
     with importing():
         from generator.guard.kept_check import KeptCheck
     # Started first, so that its imports run while the build's do (``guard.kept_check``).
@@ -54,16 +119,18 @@ def build(
         with importing():
             from generator.publish import publish
 
-        archive = open_archive(root)
+        archive = opened()
         target = (out or archive.layout.root / "site").resolve()
         drift = archive.drift()
         if drift:
             click.echo(f"runsite: {drift}", err=True)
         with progress_bar("building") as progress:
             published = publish(archive, target, progress, full, jobs, for_files, check)
+    others = published.pages - published.written - published.kept
     click.echo(
-        f"{published.runs} runs, {published.pages} pages ({published.written} written): "
-        f"{published.out}/index.html"
+        f"{published.runs} run{'' if published.runs == 1 else 's'}, {published.pages} pages "
+        f"({published.written} written, {published.kept} kept from the last build, "
+        f"{others} home and suite pages): {published.out}/index.html"
     )
     released = {k: v for k, v in published.disclosure.items() if v}
     click.echo(f"released by runsite.toml's disclosure: {released or 'nothing'}", err=True)
@@ -73,7 +140,7 @@ def build(
             "which will read every run again",
             err=True,
         )
-    return 0
+    return published
 
 
 @cli.command()

@@ -40,7 +40,8 @@ def run(
 ) -> int:
     """Run a suite, print the run key, and archive the run document.
 
-    Exit 0, or 2 when nothing could be judged.
+    Then, on stderr, how its verdicts went, and the first reason a target or a judge could
+    not be reached. Exit 0, or 2 when nothing could be judged.
 
     Example: runsite run examples/support/suite.toml --meta ticket=OPS-12 --concurrency 4
     """
@@ -117,13 +118,21 @@ def _checked(no_archive: bool, out: Path | None, root: Path | None) -> Archive |
 def _keep(measured: Any, archive: Archive | None, out: Path | None, source: str) -> int:
     """Write and archive a run that was just made, print its key, and give its exit code."""
     from generator.document.codec import run_bytes
-    from generator.suite.runner import nothing_judged
+    from generator.document.disclosure import NOTHING
+    from generator.document.redact import redact
+    from generator.site.writer import tallied
+    from generator.suite.runner import nothing_judged, unreached
 
     if out is not None:
         out.write_bytes(run_bytes(measured))
     if archive is not None:
         archive.keep(measured, source)
     click.echo(measured.key)
+    disclosure = archive.config.disclosure if archive is not None else NOTHING
+    click.echo(tallied(redact(measured, disclosure), "en"), err=True)
+    reason = unreached(measured)
+    if reason is not None:
+        click.echo(f"runsite: the first check not judged: {reason}", err=True)
     return 2 if nothing_judged(measured) else 0
 
 

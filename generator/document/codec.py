@@ -285,8 +285,11 @@ def _no_constant(name: str) -> Any:
 
 
 def declared_schema(doc: dict[str, Any]) -> int:
-    """The document's ``schema_version``; a document without one reads as schema 0."""
-    schema = doc.get("schema_version", 0)
+    """The document's ``schema_version``; an object without one is no run document (an
+    Inspect AI log, which has none, is told apart before a document is read)."""
+    if "schema_version" not in doc:
+        raise DocumentRefused("schema_version", "absent: not a run document, nor an Inspect AI log")
+    schema = doc["schema_version"]
     if not isinstance(schema, int) or isinstance(schema, bool):
         raise DocumentRefused("schema_version", f"a JSON {json_type(schema)}, not an integer")
     return schema

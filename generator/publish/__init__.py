@@ -95,7 +95,9 @@ class Published:
     runs: int
     pages: int
     written: int
-    """Run and comparison pages written by this build; the others were kept."""
+    """Run and comparison pages written by this build."""
+    kept: int
+    """Run and comparison pages kept as the last build wrote them."""
     disclosure: Mapping[str, object]
     uncached: str | None = None
     """Why the archive could not keep what the build learnt (its folder, and the reason)."""
@@ -312,6 +314,7 @@ class _Build:
             len(head.runs),
             len(everything) + len(pages),
             len(render),
+            len(everything) - len(render),
             self.disclosure.model_dump(),
             self.uncached,
         )

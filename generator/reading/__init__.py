@@ -11,7 +11,7 @@ from generator.reading.explain import explain
 from generator.reading.facts import KINDS, Fact, Reading, exit_code
 from generator.reading.locales import CATALOGS, UnknownLocale, catalog
 from generator.reading.refusals import DifferentJudges, DifferentRules, NotComparable
-from generator.reading.render import OUTPUT_VERSION, as_json, text
+from generator.reading.render import OUTPUT_VERSION, as_json, exit_reason, text
 
 __all__ = [
     "CATALOGS",
@@ -27,6 +27,7 @@ __all__ = [
     "catalog",
     "diff",
     "exit_code",
+    "exit_reason",
     "explain",
     "text",
 ]

@@ -219,6 +219,10 @@ class Reading:
         """The exit code under ``gate``."""
         return exit_code(self.scope, self.facts, gate)
 
+    def deciding(self, gate: Gate = "tolerance") -> Fact | None:
+        """See ``deciding``."""
+        return deciding(self.scope, self.facts, gate)
+
     def sections(self) -> list[tuple[Section, list[Fact]]]:
         """Each section of the reading's scope, in reading order, with its facts: one pass
         over the facts (a comparison has one for each check that moved) for all sections. A
@@ -230,6 +234,20 @@ class Reading:
         return list(found.items())
 
 
+def deciding(scope: Scope, facts: tuple[Fact, ...], gate: Gate = "tolerance") -> Fact | None:
+    """The fact the exit code comes from: the first that says the run got worse than its
+    reference (past a tolerance, or beyond chance under the ``significant`` gate), else the
+    first that says something could not be judged or nothing paired; None where the exit code
+    is 0."""
+    if scope == "reference":
+        kinds = BEYOND if gate == "significant" else WORSE
+        worse = next((f for f in facts if f.kind in kinds), None)
+        if worse is not None:
+            return worse
+    gating = UNPAIRED if scope == "diff" else UNJUDGED | UNPAIRED
+    return next((f for f in facts if f.kind in gating), None)
+
+
 def exit_code(scope: Scope, facts: tuple[Fact, ...], gate: Gate = "tolerance") -> int:
     """0 fine, 1 worse than the reference (past a tolerance, or beyond chance under the
     ``significant`` gate), 2 something could not be judged; 1 outranks 2.
@@ -237,9 +255,5 @@ def exit_code(scope: Scope, facts: tuple[Fact, ...], gate: Gate = "tolerance") -
     Only a reading against a reference can say worse, and a diff never gates, except to say
     that nothing paired: then nothing was compared, which is never fine.
     """
-    kinds = {f.kind for f in facts}
-    if scope == "reference" and kinds & (BEYOND if gate == "significant" else WORSE):
-        return 1
-    if (scope != "diff" and kinds & UNJUDGED) or kinds & UNPAIRED:
-        return 2
-    return 0
+    found = deciding(scope, facts, gate)
+    return 0 if found is None else 1 if found.kind in WORSE | BEYOND else 2

@@ -110,6 +110,15 @@ def text(reading: Reading, locale: str) -> str:
     return "\n".join(lines) + "\n"
 
 
+def exit_reason(reading: Reading, locale: str, gate: Gate = "tolerance") -> str | None:
+    """Why the reading exits 1 or 2 under ``gate``, in ``locale``: the exit code and the fact
+    it comes from (the first of its kind); None where it exits 0."""
+    fact = reading.deciding(gate)
+    if fact is None:
+        return None
+    return f"exit {reading.gated(gate)}: {sentence(fact, catalog(locale))}"
+
+
 COUNTED_BY: dict[str, str] = {"check.denominator_moved": "before"}
 """The count a fact's phrase turns on where it is not ``count``: the one its noun follows."""
 

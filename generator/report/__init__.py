@@ -19,6 +19,7 @@ from typing import Literal
 
 from generator.errors import Refused
 from generator.guard import leaks
+from generator.reading import exit_reason
 from generator.report.markdown import markdown_summary, unescaped
 from generator.report.page import html_report
 from generator.report.runs import gather
@@ -36,10 +37,12 @@ class ReportLeaked(Refused):
 
 @dataclass(frozen=True)
 class Report:
-    """A report's bytes, and the exit code of its reading (as ``explain`` gives it)."""
+    """A report's bytes, the exit code of its reading (as ``explain`` gives it), and why it is
+    not 0 (in the report's language, as ``explain`` says it)."""
 
     data: bytes
     exit_code: int
+    reason: str | None
 
 
 def made(
@@ -62,10 +65,12 @@ def made(
         )
     compared = subject.compared()
     if compared is None:
-        code = alone(subject.run).exit_code
+        reading = alone(subject.run)
+    elif compared.reading is None:
+        return Report(data.encode("utf-8"), 2, f"exit 2: {compared.reason}")
     else:
-        code = compared.reading.exit_code if compared.reading else 2
-    return Report(data.encode("utf-8"), code)
+        reading = compared.reading
+    return Report(data.encode("utf-8"), reading.exit_code, exit_reason(reading, locale))
 
 
 def write(data: bytes, out: Path) -> None:

@@ -24,6 +24,8 @@ from generator.errors import Refused
 LARGEST = 65_536
 """Bytes a look-and-feel file needs at most; a larger one is not one."""
 
+ADDRESS = re.compile(r"https?://[^\s\"'<>]+/?")
+"""A ``site_url``: an http(s) address where the site is served."""
 _ICON = re.compile(r"(material|fontawesome/(brands|regular|solid)|octicons|simple)/[a-z0-9-]+")
 _COLOUR = re.compile(r"[a-z]+( [a-z]+)?|custom")
 _PALETTE_KEYS = {"scheme", "primary", "accent", "media", "toggle"}
@@ -177,7 +179,7 @@ class _Reader:
 
     def site_url(self, value: Any) -> str:
         url = self.text("site_url", value)
-        if not re.fullmatch(r"https?://[^\s\"'<>]+/?", url):
+        if not ADDRESS.fullmatch(url):
             raise self.refuse("site_url", "not an http(s) address of where the site is served")
         return url
 

@@ -22,7 +22,8 @@ from urllib.parse import quote
 from jinja2 import Environment
 from markupsafe import Markup
 
-from generator.account.tally import Counts
+from generator.account.tally import Counts, tally_of
+from generator.document.redacted import RedactedRun
 from generator.reading import catalog
 from generator.reading.facts import Reading
 from generator.reading.formats import Formats, formats
@@ -134,6 +135,11 @@ def counts(went: Counts, labels: Mapping[str, str], figures: Formats) -> str:
     language gives it: "1 superato, 2 non superati, 0 non giudicati"."""
     said = (("passed", went.passed), ("failed", went.failed), ("errored", went.unjudged))
     return ", ".join(worded(labels, f"summary.{key}", n, figures) for key, n in said)
+
+
+def tallied(run: RedactedRun, locale: str) -> str:
+    """How ``run``'s verdicts went, on one line of ``locale`` (``account.tally``)."""
+    return counts(tally_of(run).verdicts, LABELS[locale], formats(locale))
 
 
 def reading_sections(

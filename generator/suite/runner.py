@@ -9,6 +9,7 @@ that runsite reads back.
 from __future__ import annotations
 
 import hashlib
+import re
 import threading
 from collections.abc import Callable, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
@@ -350,6 +351,27 @@ def _aggregate(
 def _config(reported: dict[str, Any]) -> dict[str, Any]:
     """The target's configuration as the document records it: what the target reported."""
     return {"values": dict(sorted(reported.items()))} if reported else {}
+
+
+UNREACHED = re.compile(
+    r"(the judge gave no reply: )?the (API|target) (could not be reached|did not answer within) "
+)
+"""The reason of a verdict whose target or judge gave no reply, in runsite's own words
+(``providers.sdk``, ``http_target``): never what a target or a judge said."""
+
+
+def unreached(run: Run) -> str | None:
+    """The first reason a target or a judge of ``run`` could not be reached, for the terminal;
+    any other reason may carry what a target said, and stays in the document."""
+    verdicts = [v for case in run.results for v in case.verdicts] + list(run.aggregate)
+    return next(
+        (
+            v.reason
+            for v in verdicts
+            if v.status == "error" and v.reason and UNREACHED.match(v.reason)
+        ),
+        None,
+    )
 
 
 def nothing_judged(run: Run) -> bool:

@@ -15,8 +15,68 @@ OLD = CORPUS / "digline" / "classifier__expense-triage__d0e01e4.json"
 
 def test_init_makes_a_git_repository_with_runs_and_a_runsite_toml_in_one_commit(archive):
     assert git(archive, "log", "--format=%s") == "Start a runsite archive\n"
-    assert git(archive, "ls-files") == "runs/.gitkeep\nrunsite.toml\n"
+    assert git(archive, "ls-files") == ".gitignore\nruns/.gitkeep\nrunsite.toml\n"
     assert 'language = "en"' in (archive / "runsite.toml").read_text()
+
+
+def test_what_a_build_leaves_in_the_archive_shows_nowhere_in_git_status(
+    runsite, archive, write_json
+):
+    runsite("import", "--root", str(archive), str(write_json(a_run_at(1))))
+    assert runsite("build", "--root", str(archive)).exit_code == 0
+    assert (archive / "site").is_dir() and (archive / ".site.runsite-lock").exists()
+    assert git(archive, "status", "--porcelain", "--ignored=no") == ""
+
+
+def _nobody(monkeypatch, home):
+    """A machine where git knows no identity: no global or system configuration, no
+    identity in the environment, a home of its own."""
+    home.mkdir()
+    for name in (
+        "GIT_AUTHOR_NAME",
+        "GIT_AUTHOR_EMAIL",
+        "GIT_COMMITTER_NAME",
+        "GIT_COMMITTER_EMAIL",
+    ):
+        monkeypatch.delenv(name, raising=False)
+    monkeypatch.setenv("HOME", str(home))
+    monkeypatch.setenv("GIT_CONFIG_GLOBAL", str(home / "gitconfig"))
+    monkeypatch.setenv("GIT_CONFIG_NOSYSTEM", "1")
+    monkeypatch.setenv("EMAIL", "")
+
+
+def test_init_without_a_git_identity_gives_the_new_repository_its_own_and_says_so(
+    runsite, tmp_path, monkeypatch, git_environment
+):
+    _nobody(monkeypatch, tmp_path / "home")
+    result = runsite("init", str(tmp_path / "evals"))
+    assert result.exit_code == 0, result.output
+    assert result.stderr == (
+        "runsite: git has no identity, so this archive commits as runsite "
+        f"<runsite@archive.invalid>; git -C {tmp_path / 'evals'} config user.name (and "
+        "user.email) changes it\n"
+    )
+    assert git(tmp_path / "evals", "log", "--format=%an <%ae>") == (
+        "runsite <runsite@archive.invalid>\n"
+    )
+    assert not (tmp_path / "home" / "gitconfig").exists()
+
+
+def test_init_in_a_repository_without_a_git_identity_says_how_to_name_one_and_makes_nothing(
+    runsite, tmp_path, monkeypatch, git_environment
+):
+    _nobody(monkeypatch, tmp_path / "home")
+    (tmp_path / "project").mkdir()
+    git(tmp_path / "project", "init", "--quiet")
+    before = sorted((tmp_path / "project").rglob("*"))
+    result = runsite("init", str(tmp_path / "project" / "evals"))
+    assert result.exit_code == 64
+    assert result.stderr == (
+        f"runsite: {tmp_path / 'project' / 'evals'}: git has no identity to commit as; name "
+        "one: git config --global user.name NAME, then git config --global user.email EMAIL; "
+        "nothing was made\n"
+    )
+    assert sorted((tmp_path / "project").rglob("*")) == before
 
 
 def test_init_inside_a_git_repository_uses_it_instead_of_making_another(runsite, archive, tmp_path):

@@ -52,7 +52,15 @@ def test_clearing_a_baseline_commits_and_leaves_no_run_marked(runsite, archive, 
     assert _marked(runsite, archive) == []
     assert git(archive, "status", "--porcelain") == ""
     shown = runsite("baseline", "show", "support", "--root", str(archive))
-    assert shown.stdout == "acme/support  (no baseline)\n"
+    assert shown.stdout == "acme/support  (no baseline set)\n"
+    every = runsite("baseline", "show", "--root", str(archive))
+    assert every.stdout == "acme/support  (no baseline set)\n"
+
+
+def test_baseline_show_in_an_archive_without_runs_says_no_baseline_is_set(runsite, archive):
+    shown = runsite("baseline", "show", "--root", str(archive))
+    assert shown.exit_code == 0
+    assert shown.stdout == "no baseline set: the archive holds no run yet\n"
 
 
 def test_clearing_a_suite_without_a_baseline_changes_nothing(runsite, archive, write_json):

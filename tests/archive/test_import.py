@@ -101,7 +101,7 @@ def test_one_bad_document_refuses_the_batch_naming_every_bad_file(runsite, archi
     assert result.stderr.splitlines() == [
         f"runsite: {bad}: schema_version: a JSON string, not an integer",
         f"runsite: {worse}: results: a JSON null, not an array",
-        "runsite: nothing archived; --skip-invalid archives the valid ones",
+        "runsite: nothing archived; --skip-invalid archives the 1 valid",
     ]
     assert result.stdout == ""
     assert git(archive, "rev-parse", "HEAD") == head
@@ -186,7 +186,8 @@ def test_a_digline_store_arrives_with_its_baseline_as_the_suites_reference(
     key = "2026-11-29T22-43-20-961326-00-00-b2a55669ae7e0169"
     assert result.stdout.splitlines() == [
         f"archived runs/acme/support/{key}.json",
-        f"already there runs/acme/support/{key}.json",
+        f"already there runs/acme/support/{key}.json, brought again by "
+        f"{store / 'baselines' / 'support.json'}",
         f"baseline of acme/support: {key}",
         "1 archived, 1 already there",
     ]
@@ -210,3 +211,34 @@ def test_a_file_no_importer_reads_is_refused_by_name(runsite, archive, tmp_path)
     assert result.stderr.splitlines()[0] == (
         f"runsite: {log}: not a format runsite imports (a digline .json, an Inspect .eval or .json)"
     )
+
+
+def test_a_run_brought_several_times_is_named_once_with_the_files_that_brought_it_again(
+    runsite, archive, write_json
+):
+    files = [write_json(a_run_at(1), f"{name}.json") for name in ("a", "b", "c")]
+    result = runsite("import", "--root", str(archive), *map(str, files))
+    assert result.exit_code == 0, result.output
+    key = "2026-12-01T10-00-01-000000-00-00-b2a55669ae7e0169"
+    assert result.stdout.splitlines() == [
+        f"archived runs/acme/support/{key}.json",
+        f"already there runs/acme/support/{key}.json, brought again by {files[1]}, {files[2]}",
+        "1 archived, 2 already there",
+    ]
+
+
+def test_skip_invalid_is_offered_only_where_some_documents_were_valid(runsite, archive, write_json):
+    bad = write_json(a_run_at(2, schema_version="23"), "bad.json")
+    result = runsite("import", "--root", str(archive), str(bad))
+    assert result.exit_code == 64
+    assert result.stderr.splitlines()[-1] == "runsite: nothing archived"
+
+
+def test_a_json_object_without_schema_version_is_not_a_run_document(runsite, archive, write_json):
+    hello = write_json({"hello": 1}, "hello.json")
+    result = runsite("import", "--root", str(archive), str(hello))
+    assert result.exit_code == 64
+    assert result.stderr.splitlines() == [
+        f"runsite: {hello}: schema_version: absent: not a run document, nor an Inspect AI log",
+        "runsite: nothing archived",
+    ]

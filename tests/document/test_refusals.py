@@ -69,9 +69,9 @@ BAD: dict[str, tuple[Callable[[], bytes], str]] = {
         "not UTF-8 text",
     ),
     "schema 2": (lambda: _json(schema_version=2), "schema_version: schema 2 cannot be migrated"),
-    "schema 0 (no schema_version)": (
+    "no schema_version": (
         lambda: _without("schema_version"),
-        "schema_version: schema 0",
+        "schema_version: absent: not a run document, nor an Inspect AI log",
     ),
     "schema 99": (lambda: _json(schema_version=99), "schema_version: schema 99 is newer"),
     "a schema given as a string": (

@@ -177,7 +177,7 @@ def test_an_eval_log_runsite_cannot_read_is_refused_in_one_line_and_nothing_arch
     assert result.exit_code == 64
     assert result.stderr.splitlines() == [
         f"runsite: {path}: {problem}",
-        "runsite: nothing archived; --skip-invalid archives the valid ones",
+        "runsite: nothing archived",
     ]
     assert git(archive, "rev-parse", "HEAD") == head
 
@@ -219,7 +219,7 @@ def test_one_bad_log_refuses_the_batch_and_the_archive_is_untouched(runsite, arc
     assert result.exit_code == 64
     assert result.stderr.splitlines() == [
         f"runsite: {bad}: not a zip archive, which an .eval log is",
-        "runsite: nothing archived; --skip-invalid archives the valid ones",
+        "runsite: nothing archived; --skip-invalid archives the 1 valid",
     ]
     assert git(archive, "rev-parse", "HEAD") == head
     assert list((archive / "runs").rglob("*.json")) == []

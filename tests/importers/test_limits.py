@@ -34,7 +34,7 @@ from tests.importers._logs import (
 
 AGENT = LOGS / "refund-agent.eval"
 FIRST = "samples/r1_epoch_1.json"
-NOTHING = "runsite: nothing archived; --skip-invalid archives the valid ones"
+NOTHING = "runsite: nothing archived"
 GIGABYTE = 1 << 30
 PEAK_MB = 300
 """What an import of any of these files may hold at most."""

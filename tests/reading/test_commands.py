@@ -25,11 +25,16 @@ def test_explain_against_a_reference_that_got_worse_exits_1(runsite):
     assert "- contains on case invoice went from passing to failing: 1.00 to 0.20" in (
         result.stdout
     )
+    assert result.stderr == (
+        "runsite: exit 1: contains on case waterproof went from passing to failing: 1.00 to "
+        "0.40, against a threshold of 1.00.\n"
+    )
 
 
 def test_explain_of_a_run_alone_exits_0_even_with_failing_checks(runsite):
     result = runsite("explain", RUN2, "--locale", "it")
     assert result.exit_code == 0, result.output
+    assert result.stderr == ""
     assert "- contains sul caso invoice non è stato superato: 0,20 con soglia 1,00." in (
         result.stdout
     )
@@ -41,6 +46,11 @@ def test_explain_of_a_run_with_a_check_that_could_not_be_judged_exits_2(runsite,
     result = runsite("explain", str(write_json(run)))
     assert result.exit_code == 2, result.output
     assert "- 1 check could not be judged, so on that point the run says nothing." in result.stdout
+    assert result.stderr == (
+        "runsite: exit 2: 1 check could not be judged, so on that point the run says nothing.\n"
+    )
+    italian = runsite("explain", str(write_json(run)), "--locale", "it")
+    assert italian.stderr.startswith("runsite: exit 2: 1 controllo non ")
 
 
 def test_explain_json_has_the_documented_shape_and_the_same_exit_code(runsite):

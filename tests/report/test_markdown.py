@@ -76,6 +76,8 @@ def test_the_summary_of_the_recorded_pair_names_the_four_checks_that_got_worse(
     assert len(table) == 5
     assert result.stdout.startswith("### ▼ `acme` · `support` · 29 ")
     assert "<table>" in GFM.render(result.stdout)
+    assert result.stderr.startswith("runsite: exit 1: ")
+    assert result.stderr.count("\n") == 1
 
 
 @pytest.mark.parametrize(("locale", "said"), [("en", "4 worse"), ("it", "4 peggiorati")])

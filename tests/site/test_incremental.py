@@ -91,7 +91,7 @@ def test_one_more_run_writes_its_pages_its_suite_and_home_and_gives_a_full_build
     grown(5)
     result = _build(runsite, archive, site)
     assert result.exit_code == 0, result.output
-    assert "(4 written)" in result.stdout
+    assert "(4 written, " in result.stdout
     after = _inodes(site)
     changed = {file for file, inode in after.items() if before.get(file) != inode}
     new_key = next(
@@ -137,7 +137,7 @@ def test_a_fresh_clone_given_back_the_last_site_and_cache_writes_only_the_new_ru
     assert runsite("import", "--root", str(job), str(arrived)).exit_code == 0
     result = _build(runsite, job, site)
     assert result.exit_code == 0, result.output
-    assert "(4 written)" in result.stdout
+    assert "(4 written, " in result.stdout
     assert _unlike_a_full_build(runsite, job, site) == []
 
 
@@ -353,5 +353,5 @@ def test_a_file_altered_by_hand_that_the_build_makes_again_as_before_is_put_back
         edited.write_bytes(edited.read_bytes().replace(b"<", b"<!-- edited --><", 1))
     result = _build(runsite, archive, site)
     assert result.exit_code == 0, result.output
-    assert "(0 written)" in result.stdout
+    assert "(0 written, " in result.stdout
     assert _unlike_a_full_build(runsite, archive, site) == []

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import shutil
+import socket
 import sys
 from collections.abc import Iterator
 from pathlib import Path
@@ -483,6 +484,31 @@ def test_the_local_model_example_runs_against_an_openai_compatible_server(runsit
         "output_per_mtok",
         "resolved_model",
     ]
+
+
+def test_a_run_ends_with_its_tally_and_the_first_reason_a_model_could_not_be_reached(
+    runsite, api, tmp_path, monkeypatch
+):
+    folder = tmp_path / "local-model"
+    shutil.copytree(EXAMPLES / "local-model", folder)
+    suite = folder / "suite.toml"
+    suite.write_text(suite.read_text().replace("http://127.0.0.1:11434", api.url))
+    answered = runsite("run", str(suite), "--no-archive", "--out", str(tmp_path / "one.json"))
+    assert answered.exit_code == 0, answered.output
+    assert answered.stderr == "12 passed, 0 failed, 0 not judged\n"
+    with socket.socket() as taken:  # a port nothing listens on once it is let go
+        taken.bind(("127.0.0.1", 0))
+        closed = f"http://127.0.0.1:{taken.getsockname()[1]}"
+    settings = suite.read_text().replace(api.url, closed)
+    suite.write_text(settings.replace("seed = 7", "seed = 7\nmax_retries = 0"))
+    monkeypatch.setenv("OPENAI_BASE_URL", f"{closed}/v1")
+    down = runsite("run", str(suite), "--no-archive", "--out", str(tmp_path / "two.json"))
+    assert down.exit_code == 2
+    assert down.stdout.count("\n") == 1  # the key alone, for a script to read
+    assert down.stderr == (
+        "0 passed, 0 failed, 12 not judged\n"
+        f"runsite: the first check not judged: the API could not be reached at {closed[7:]}\n"
+    )
 
 
 def test_a_judge_without_its_key_is_refused_naming_the_variable(
