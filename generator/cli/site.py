@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import signal
+import sys
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager, nullcontext, suppress
 from pathlib import Path
 from types import FrameType
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import click
 
@@ -174,8 +175,17 @@ def serve(port: int, root: Path | None) -> int:
     ):
         site = Path(folder) / "site"
         handler = functools.partial(http.server.SimpleHTTPRequestHandler, directory=str(site))
+
+        class Preview(http.server.ThreadingHTTPServer):
+            """A reader who leaves mid-page (a browser moving on, a client's timeout) closes
+            the connection: no fault of the site's, and no traceback on the terminal."""
+
+            def handle_error(self, request: Any, client_address: Any) -> None:
+                if not isinstance(sys.exc_info()[1], (BrokenPipeError, ConnectionResetError)):
+                    super().handle_error(request, client_address)
+
         try:
-            server = http.server.ThreadingHTTPServer(("127.0.0.1", port), handler)
+            server = Preview(("127.0.0.1", port), handler)
         except OSError as error:
             raise Refused(
                 f"--port {port}: cannot serve on 127.0.0.1:{port} ({error.strerror or error})"

@@ -20,8 +20,9 @@ from collections.abc import Iterable, Sequence
 from generator.account.checks import Check
 from generator.account.run import account_of
 from generator.document.redacted import RedactedRun
+from generator.reading.facts import Fact
 from generator.reading.formats import Formats, formats
-from generator.reading.locales import catalog
+from generator.reading.locales import Phrases, catalog
 from generator.reading.plurals import worded
 from generator.reading.render import sentence
 from generator.report.labels import REPORT
@@ -193,8 +194,18 @@ def _chance(compared: ComparisonPage, locale: str) -> list[str]:
     if not facts:
         return []
     phrases = catalog(locale)
-    said = [f"- {text(sentence(f, phrases))}" for f in facts]
-    return [f"**{text(phrases['heading.chance'])}**", "", *said, ""]
+    return [f"**{text(phrases['heading.chance'])}**", "", *(_said(f, phrases) for f in facts), ""]
+
+
+def _said(fact: Fact, phrases: Phrases) -> str:
+    """A fact of the reading as a line of the summary: its prose as text, each name in it (a
+    check, a case) a code span, which no autolink or mention reaches."""
+    names = {k: v for k, v in fact.params.items() if isinstance(v, str)}
+    held = {k: f"RUNSITENAME{n}X" for n, k in enumerate(names)}
+    line = text(sentence(fact._replace(params={**fact.params, **held}), phrases))
+    for key, token in held.items():
+        line = line.replace(token, name(names[key]))
+    return f"- {line}"
 
 
 def _heading(run: RedactedRun, status: str, said: str, f: Formats) -> str:

@@ -16,7 +16,7 @@ from typing import Any, Protocol
 from markupsafe import Markup
 
 from generator.account.charts import CompareChart, Intervals, packed
-from generator.account.places import figure_places
+from generator.account.places import figure_places, millionths
 from generator.account.tally import VERDICT_STATUSES
 from generator.reading.formats import Formats, needs_seconds
 from generator.site.summary import CheckKey, RunSummary
@@ -124,6 +124,31 @@ def history_chart(
         "column.changed",
     )
     return Chart(data, 320, tuple(labels[c] for c in columns), ())
+
+
+def rate_chart(runs: Sequence[RunSummary], axis: Axis, labels: Mapping[str, str]) -> Chart:
+    """A suite's pass rate per run (oldest first) with its Wilson 95% interval as the band: a
+    history chart (``history_chart``'s rows, four numbers a run) whose threshold is none and
+    whose figures are shares, written as percentages."""
+    rows: list[int | None] = []
+    for run in runs:
+        went = run.tally.verdicts
+        bounds = went.bounds
+        if went.rate is None or bounds is None:
+            rows += [None] * 4
+        else:
+            rows += [millionths(went.rate), millionths(bounds.low), millionths(bounds.high), None]
+    data = {
+        "kind": "history",
+        "ticks": list(axis.ticks),
+        "rows": packed(rows),
+        "digits": 3,
+        "percent": True,
+        "marks": [list(mark) for mark in axis.marks],
+        "labels": {"score": labels["chart.rate"], "band": labels["chart.wilson"], "threshold": ""},
+    }
+    columns = ("column.created_at", "column.rate", "chart.wilson_low", "chart.wilson_high")
+    return Chart(data, 320, tuple(labels[c] for c in (*columns, "column.changed")), ())
 
 
 def interval_chart(intervals: Intervals | None, labels: Mapping[str, str]) -> Chart | None:

@@ -12,7 +12,7 @@ from generator.account.tally import STATUSES, Status
 from generator.reading.formats import needs_seconds
 from generator.reading.plurals import worded
 from generator.site.cases import case_anchor
-from generator.site.charts import Chart, history_axis, history_chart, sparkline
+from generator.site.charts import Chart, history_axis, history_chart, rate_chart, sparkline
 from generator.site.shell import placeholder_markdown
 from generator.site.summary import CheckKey, RunSummary
 from generator.site.writer import Page, Writer, href, page_address, run_path, suite_path, yaml_title
@@ -133,8 +133,11 @@ class HistoryPages(Writer):
         )
         axis = history_axis(history.runs, self.t, self.f)
         charts: list[tuple[str, Chart]] = [
-            (self.check_heading(key, keys), history_chart(history.runs, key, axis, self.t))
-            for key in keys
+            (self.t["suite.rate"], rate_chart(history.runs, axis, self.t)),
+            *(
+                (self.check_heading(key, keys), history_chart(history.runs, key, axis, self.t))
+                for key in keys
+            ),
         ]
         runs = [
             {

@@ -26,6 +26,13 @@
       document.documentElement.lang, {minimumFractionDigits: digits, maximumFractionDigits: digits});
   }
 
+  // A share in millionths as a percentage with one decimal at most, in the page's language.
+  function share(n) {
+    if (n === null) return "";
+    return (n / 1e6).toLocaleString(document.documentElement.lang,
+                                    {style: "percent", maximumFractionDigits: 1});
+  }
+
   // A history's columns, each run's [score, min, max, threshold], back from millionths.
   function historyColumns(d) {
     var columns = [[], [], [], []];
@@ -42,15 +49,20 @@
       {type: "scatter", mode: "lines", x: x, y: c[1], fill: "tonexty", fillcolor: BAND,
        line: {width: 0}, name: d.labels.band},
       {type: "scatter", mode: "lines+markers", x: x, y: c[0], line: {color: LINE},
-       name: d.labels.score, text: d.ticks, hovertemplate: "%{text}<br>%{y}<extra></extra>"},
-      {type: "scatter", mode: "lines", x: x, y: c[3],
-       line: {color: STATUS[1], dash: "dash"}, name: d.labels.threshold}
+       name: d.labels.score, text: d.ticks,
+       hovertemplate: "%{text}<br>%{y" + (d.percent ? ":.1%" : "") + "}<extra></extra>"}
     ];
+    // A pass rate's history has no threshold: its band is its Wilson interval.
+    if (c[3].some(function (v) { return v !== null; })) {
+      data.push({type: "scatter", mode: "lines", x: x, y: c[3],
+                 line: {color: STATUS[1], dash: "dash"}, name: d.labels.threshold});
+    }
     var layout = {
       margin: {l: 48, r: 16, t: 24, b: 64},
       xaxis: {tickmode: "array", tickvals: x, ticktext: d.ticks, tickangle: -30,
               automargin: true},
-      yaxis: {range: [-0.02, 1.05], title: {text: d.labels.score}},
+      yaxis: {range: [-0.02, 1.05], title: {text: d.labels.score},
+              tickformat: d.percent ? ".0%" : ""},
       legend: {orientation: "h", y: 1.15},
       shapes: d.marks.map(function (mark) {
         return {type: "line", xref: "x", yref: "paper", x0: mark[0], x1: mark[0], y0: 0, y1: 1,
@@ -151,7 +163,9 @@
     d.marks.forEach(function (mark) { marks[mark[0]] = mark[1]; });
     d.ticks.forEach(function (tick, n) {
       var line = body.insertRow();
-      var figures = d.rows.slice(4 * n, 4 * n + 4).map(function (v) { return fixed(v, d.digits); });
+      var figures = d.rows.slice(4 * n, 4 * n + (d.percent ? 3 : 4)).map(function (v) {
+        return d.percent ? share(v) : fixed(v, d.digits);
+      });
       [tick].concat(figures, [marks[n] || ""]).forEach(function (text) {
         line.insertCell().textContent = text;
       });

@@ -322,3 +322,41 @@ def test_a_charts_axes_write_numbers_with_the_separators_of_the_pages_tables(
     fractions = {tick for tick in ticks if re.fullmatch(r"0[.,]\d+", tick)}
     assert written in fractions
     assert {tick[1] for tick in fractions} == {written[1]}
+
+
+@pytest.mark.parametrize("language", ["en", "it"])
+@pytest.mark.parametrize("width", [390, 1400])
+def test_a_comparisons_tests_read_whole_on_a_phone_and_a_desktop(
+    built, served, browser, language, width
+):
+    """Each check's tests are on screen whole: a row of the table on a desktop, a card of named
+    lines on a phone, with nothing past the screen's edge; each p written in the page's
+    language; the mean change drawn where scores moved."""
+    path = pages(built)["diff"]
+    if language == "it":
+        path = "/it" + path
+    visit = Visit(browser, served + path, width=width)
+    try:
+        page = visit.page
+        table = page.locator(".runsite-chance table")
+        table.scroll_into_view_if_needed()
+        page.screenshot(path=str(SHOTS / f"chance-{language}-{width}.png"))
+        assert page.evaluate("document.scrollingElement.scrollWidth") <= width
+        cells = page.locator(".runsite-chance td[data-label]").evaluate_all(
+            "cells => cells.map(c => { const r = c.getBoundingClientRect();"
+            " return [c.dataset.label, c.innerText, r.left, r.right, getComputedStyle(c, '::before').content]; })"
+        )
+        drawn = page.locator(".runsite-chance svg.runsite-interval").count()
+    finally:
+        visit.close()
+    assert cells and visit.errors == []
+    mark = "," if language == "it" else "."
+    for label, shown, left, right, before in cells:
+        assert 0 <= left < right <= width, (label, shown)
+        if label.endswith(" p") and shown != "—":
+            assert re.fullmatch(
+                rf"(< )?\d{re.escape(mark)}\d+ \((< )?\d{re.escape(mark)}\d+\)",
+                shown.strip().split("\n")[-1].strip(),
+            ), shown
+        assert (before != "none") == (width == 390), before
+    assert drawn >= 1
