@@ -37,6 +37,12 @@ def _stats() -> ModuleType:
     return found
 
 
+def warm() -> None:
+    """Import ``scipy.stats`` now: a build does so once before it forks the processes that
+    write its pages, which then share it instead of each importing its own."""
+    _stats()
+
+
 class Bounds(NamedTuple):
     """A 95% interval."""
 

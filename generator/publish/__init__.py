@@ -69,7 +69,7 @@ from generator.publish.work import (
     arrival_keys,
     chunks,
     payload_keys_of,
-    read_chunk,
+    read_chunks,
     run_in_processes,
     wrap,
 )
@@ -329,9 +329,7 @@ class _Build:
         own: dict[str, Keys] = {}
         bodies: list[Path] = []
         worse: dict[str, int] = {}
-        for chunk, result in zip(
-            chunks, run_in_processes(context, read_chunk, chunks, self.jobs), strict=True
-        ):
+        for chunk, result in zip(chunks, read_chunks(context, chunks, self.jobs), strict=True):
             learnt.update(result.runs)
             own.update(result.own)
             if result.bodies:

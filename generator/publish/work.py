@@ -23,6 +23,7 @@ from multiprocessing import get_context
 from pathlib import Path
 from typing import TypeVar
 
+from generator.account.significance import warm
 from generator.document.codec import Decoded, read_run
 from generator.document.disclosure import Disclosure
 from generator.document.payload import payload_texts, unshown
@@ -263,6 +264,15 @@ def _payloads(
                 payload_texts(reading.run, disclosure, bool(reading.unknown)),
                 redacted,
             )
+
+
+def read_chunks(context: Context, chunks: Sequence[Chunk], jobs: int) -> Iterator[Read]:
+    """``read_chunk`` over ``chunks`` in ``jobs`` processes. Where several processes write
+    pages, each would import scipy's statistics (most of a second, some 50 MB) for the intervals
+    and tests of its pages: this process imports them once before it forks, and they share it."""
+    if jobs > 1 and len(chunks) > 1 and any(chunk.jobs for chunk in chunks):
+        warm()
+    return run_in_processes(context, read_chunk, chunks, jobs)
 
 
 def read_chunk(chunk: Chunk) -> Read:

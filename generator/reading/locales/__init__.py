@@ -28,7 +28,23 @@ class Phrases(dict[str, str]):
         """The keys whose phrase turns on a count, written in each plural form."""
 
 
-CATALOGS: dict[str, Phrases] = {"en": Phrases("en", en.PHRASES), "it": Phrases("it", it.PHRASES)}
+def with_few(phrases: Mapping[str, str], few: Mapping[str, str]) -> dict[str, str]:
+    """``phrases`` and, for each phrase of a test of verdicts or scores, its ``.few`` variant:
+    the phrase, then the language's ``few`` sentence saying that too few changed for any result
+    to be beyond chance."""
+    found = dict(phrases)
+    for key, phrase in phrases.items():
+        tested = key.removeprefix("fact.chance.").split(".")[0]
+        if key.startswith("fact.chance.") and tested in few:
+            stem, form = key.rsplit(".", 1)
+            found[f"{stem}.few.{form}"] = phrase + few[tested]
+    return found
+
+
+CATALOGS: dict[str, Phrases] = {
+    "en": Phrases("en", with_few(en.PHRASES, en.FEW)),
+    "it": Phrases("it", with_few(it.PHRASES, it.FEW)),
+}
 """Every locale the reading speaks, by code."""
 
 

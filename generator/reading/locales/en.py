@@ -434,10 +434,3 @@ FEW = {
     ),
 }
 """What a test of too few changes could never show, said after what it found."""
-PHRASES |= {
-    f"{key[: -len(form)]}few.{form}": phrase + FEW[key.split(".")[2]]
-    for key, phrase in PHRASES.items()
-    if key.startswith(("fact.chance.verdicts.", "fact.chance.scores."))
-    for form in ("one", "other")
-    if key.endswith("." + form)
-}

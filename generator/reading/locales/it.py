@@ -483,12 +483,4 @@ FEW = {
         "a 0,05: ne servono almeno {fewest}."
     ),
 }
-"""Ciò che un test di troppo pochi cambiamenti non potrebbe mai mostrare, detto dopo ciò che ha
-trovato."""
-PHRASES |= {
-    f"{key[: -len(form)]}few.{form}": phrase + FEW[key.split(".")[2]]
-    for key, phrase in PHRASES.items()
-    if key.startswith(("fact.chance.verdicts.", "fact.chance.scores."))
-    for form in ("one", "other")
-    if key.endswith("." + form)
-}
+"""What a test of too few changes could never show, said after what it found."""
