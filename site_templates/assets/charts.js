@@ -26,11 +26,18 @@
       document.documentElement.lang, {minimumFractionDigits: digits, maximumFractionDigits: digits});
   }
 
-  // A share in millionths as a percentage with one decimal at most, in the page's language.
+  // A share in millionths as a percentage, as the site writes shares (formats.py): whole,
+  // unless that would print 0% or 100% for a share that is neither.
   function share(n) {
     if (n === null) return "";
-    return (n / 1e6).toLocaleString(document.documentElement.lang,
-                                    {style: "percent", maximumFractionDigits: 1});
+    var value = n / 1e6, digits = 0;
+    var edge = function (d) {
+      var shown = Math.round(value * 100 * Math.pow(10, d)) / Math.pow(10, d);
+      return value > 0 && value < 1 && (shown === 0 || shown === 100);
+    };
+    while (digits < 4 && edge(digits)) digits++;
+    return value.toLocaleString(document.documentElement.lang,
+      {style: "percent", minimumFractionDigits: digits, maximumFractionDigits: digits});
   }
 
   // A history's columns, each run's [score, min, max, threshold], back from millionths.
