@@ -105,7 +105,7 @@ def _below(p: float | None) -> bool:
 
 
 def _judged(check: Check | None) -> bool:
-    return check is not None and check.verdict.status != "error"
+    return check is not None and check.verdict.status in ("pass", "fail")
 
 
 def chance_of(paired: Iterable[Paired]) -> Chance:

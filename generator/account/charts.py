@@ -18,7 +18,7 @@ from generator.account.places import millionths
 from generator.account.rows import Row
 from generator.document.redacted import RedactedRun
 
-STATUS_LETTER = {"pass": "p", "fail": "f", "error": "e"}
+STATUS_LETTER = {"pass": "p", "fail": "f", "error": "e", "measured": "m"}
 """How chart data and a page's cells name a status: one letter, styled by the site's CSS."""
 
 
@@ -164,10 +164,13 @@ def compare_charts(rows: Sequence[Row]) -> tuple[CompareChart, ...]:
 _NONE = 2**24 - 1
 
 
-def packed(numbers: Sequence[int | None]) -> str:
+def packed(numbers: Sequence[int | None]) -> str | list[int | None]:
     """Whole numbers from -1 to 2^24 - 3 (millionths, indexes), or None, as base64 of three
     bytes each, big-endian, holding the number plus one, or all ones for None: four characters
-    a number, where its decimal text and comma took up to eight."""
+    a number, where its decimal text and comma took up to eight. Numbers a measurement on its
+    own scale may hold beyond those (a count of 40, a negative score) stay a list."""
+    if not all(n is None or -1 <= n < _NONE - 1 for n in numbers):
+        return list(numbers)
     raw = b"".join((_NONE if n is None else n + 1).to_bytes(3, "big") for n in numbers)
     return base64.b64encode(raw).decode("ascii")
 

@@ -179,6 +179,12 @@ class Pair(NamedTuple):
         return found
 
 
+def measured(pair: Pair) -> bool:
+    """Whether either side of ``pair`` is a measurement no threshold judged: neither better nor
+    worse than anything, as nothing says which way of its scale is better."""
+    return any(c is not None and c.verdict.status == "measured" for c in (pair.left, pair.right))
+
+
 def pairs(left: RedactedRun, right: RedactedRun) -> Iterator[Pair]:
     """Every slot of either run, in the right run's order, then the left's leftovers."""
     lefts = {c.slot: c for c in checks_of(left)}

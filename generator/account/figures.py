@@ -43,15 +43,19 @@ class CheckFigures(NamedTuple):
     reported_stderr: int | None = None
     """The standard error Inspect reported for this scorer (its ``stderr`` metric), in
     millionths; None where the run carries none."""
+    own_scale: bool = False
+    """Whether its scores are on a scale of their own (``own_scale``), not shares of 0 to 1."""
 
     @property
     def mean_bounds(self) -> Bounds | None:
         """The mean score's 95% interval across cases (Student's t over the scored cases), held
-        to the scores' range of 0 to 1, outside which no mean can be."""
+        to the scores' range of 0 to 1, outside which no mean can be; on a scale of its own,
+        as it is."""
         if self.score is None or self.spread is None:
             return None
-        low, high = mean_interval(self.score / SCALE, self.spread / SCALE, self.counts.judged)
-        return Bounds(max(low, 0.0), min(high, 1.0))
+        scored = self.counts.judged + self.counts.measured
+        low, high = mean_interval(self.score / SCALE, self.spread / SCALE, scored)
+        return Bounds(low, high) if self.own_scale else Bounds(max(low, 0.0), min(high, 1.0))
 
 
 def check_figures(run: RedactedRun) -> tuple[CheckFigures, ...]:
@@ -120,6 +124,7 @@ def _figures(name: str, whole_run: bool, verdicts: list[RedactedVerdict]) -> Che
         threshold=millionths(first.threshold),
         tolerance=first.tolerance,
         places=threshold_places(scores, first.threshold, first.tolerance or None),
+        own_scale=first.own_scale is not None,
     )
 
 

@@ -16,14 +16,15 @@ Each slot is classified by the first rule that applies:
 7. otherwise ``regressed`` or ``improved`` by the sign of the delta.
 
 A calibration check measures the judge, not the system: it is left out unless it errored (its
-band is read on the run itself).
+band is read on the run itself). So is a measurement no threshold judges (``measured``) on
+either side: which way of its own scale is better, nothing says.
 """
 
 from __future__ import annotations
 
 from typing import Literal, NamedTuple
 
-from generator.account.checks import Check, Pair, pairs
+from generator.account.checks import Check, Pair, measured, pairs
 from generator.account.samples import Interval, noise_floor
 from generator.document.numbers import at_precision, within
 from generator.document.redacted import RedactedRun, RedactedVerdict
@@ -99,7 +100,7 @@ def _movement(pair: Pair) -> Movement | None:
     banded = (before is not None and before.band is not None) or (
         now is not None and now.band is not None
     )
-    if banded and not errored:
+    if (banded or measured(pair)) and not errored:
         return None
     if before is None:
         return Movement(pair, "new")

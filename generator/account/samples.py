@@ -30,12 +30,13 @@ def overlap(one: Interval, other: Interval) -> bool:
 
 def on_the_line(verdict: RedactedVerdict) -> bool:
     """``sample_min < threshold ≤ sample_max``: some samples fell below the threshold and some
-    at or above it, so which side the check lands on is down to the samples drawn. A band that
+    at or above it, so which side the check lands on is down to the samples drawn. A measurement
+    judged by no threshold (``measured``) has no line. A band that
     only touches its threshold from above (1.0 to 1.0 at 1.0, or 0.7 to 0.9 at 0.7) passed on
     every sample, so it is not on the line; digline counts it (see the README). An unsampled
     check has no interval, so it never is."""
     low, high = verdict.sample_min, verdict.sample_max
-    if low is None or high is None:
+    if low is None or high is None or verdict.status == "measured":
         return False
     return not meets(low, verdict.threshold) and meets(high, verdict.threshold)
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Literal
 
-from generator.account.checks import Check, Pair, pairs
+from generator.account.checks import Check, Pair, measured, pairs
 from generator.account.samples import Interval, overlap
 from generator.document.numbers import at_precision, within
 from generator.document.redacted import RedactedRun
@@ -35,8 +35,10 @@ class SideBySide:
 
 
 def side_by_side(left: RedactedRun, right: RedactedRun) -> list[SideBySide]:
-    """Every slot of either run, in an order that does not depend on which is on the left."""
-    return [_row(pair) for pair in _in_symmetric_order(list(pairs(left, right)))]
+    """Every slot of either run, in an order that does not depend on which is on the left; a
+    measurement no threshold judged favours neither, and is left out where both runs have it."""
+    found = [p for p in pairs(left, right) if not (measured(p) and p.left and p.right)]
+    return [_row(pair) for pair in _in_symmetric_order(found)]
 
 
 def _in_symmetric_order(found: list[Pair]) -> list[Pair]:

@@ -3,8 +3,10 @@ and of the pass rate, that every page, file and command formats.
 
 A verdict passed, failed, or could not be judged (``error``): the rate is the share of the
 judged ones that passed, so a run whose checks could not all be judged has a rate that says
-nothing of those, and a reader is told how many it leaves out (``Tally.unjudged``). A case set
-aside (``suspended``) was not measured: it has no verdict to count, and is counted apart.
+nothing of those, and a reader is told how many it leaves out (``Tally.unjudged``). A verdict
+``measured`` on a scale of its own, with no threshold to judge it by, is neither: it is counted
+apart and never enters the rate or a run's status. A case set aside (``suspended``) was not
+measured: it has no verdict to count, and is counted apart.
 """
 
 from __future__ import annotations
@@ -22,7 +24,7 @@ Status = Literal["worse", "failed", "unjudged", "passed"]
 STATUSES: tuple[Status, ...] = ("worse", "failed", "unjudged", "passed")
 """The statuses in the order a reader should look at them."""
 
-VERDICT_STATUSES = ("pass", "fail", "error")
+VERDICT_STATUSES = ("pass", "fail", "error", "measured")
 """A verdict's statuses as a document names them, in the order every output lists them: a
 status's place is its colour on a chart and its column in ``show``."""
 
@@ -36,6 +38,8 @@ class Counts(NamedTuple):
     passed: int
     failed: int
     unjudged: int
+    measured: int = 0
+    """Verdicts on a scale of their own that no threshold judged."""
 
     @property
     def judged(self) -> int:
@@ -55,15 +59,17 @@ class Counts(NamedTuple):
 
 def counted(verdicts: Iterable[RedactedVerdict]) -> Counts:
     """``verdicts`` counted by status."""
-    passed = failed = unjudged = 0
+    passed = failed = unjudged = measured = 0
     for verdict in verdicts:
         if verdict.status == "pass":
             passed += 1
         elif verdict.status == "fail":
             failed += 1
+        elif verdict.status == "measured":
+            measured += 1
         else:
             unjudged += 1
-    return Counts(passed, failed, unjudged)
+    return Counts(passed, failed, unjudged, measured)
 
 
 class Tally(NamedTuple):

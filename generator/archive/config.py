@@ -12,7 +12,7 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator
 from generator.archive.names import unfit
 from generator.document.codec import validate
 from generator.document.disclosure import NOTHING, Disclosure
-from generator.document.values import Name, Unit
+from generator.document.values import Figure, Name, Unit
 from generator.errors import ArchiveRefused, DocumentRefused
 
 Language = Literal["en", "it"]
@@ -42,17 +42,18 @@ class Inspect(BaseModel):
     imported Inspect log's scorers are judged by.
 
     Inspect records scores, never a pass mark, so the archive supplies one. A scorer named under
-    ``thresholds`` passes a case where its score reaches that number. Any other scorer whose
-    values are all letters (C, I, P, N) or booleans gets ``categorical``; any other numeric
-    scorer gets 0, which records its score and never fails.
+    ``thresholds`` passes a case where its score reaches that number, on the scorer's own scale
+    where it has one (a count of 3, 1.5 seconds). Any other scorer whose values are all letters
+    (C, I, P, N) or booleans gets ``categorical``; any other numeric scorer gets 0, which
+    records its score and never fails, and one on its own scale is recorded and never judged.
     """
 
-    model_config = ConfigDict(frozen=True, strict=True, extra="forbid")
+    model_config = ConfigDict(frozen=True, strict=True, extra="forbid", allow_inf_nan=False)
 
     tenant: Name | None = None
     """The tenant of a log whose eval names none, where ``--tenant`` names none either."""
     categorical: Unit = 1.0
-    thresholds: dict[Name, Unit] = Field(default_factory=dict)
+    thresholds: dict[Name, Figure] = Field(default_factory=dict)
 
     @field_validator("tenant")
     @classmethod
@@ -167,7 +168,9 @@ language = "en"  # en or it: the language a visitor lands on
 # How imported Inspect logs are named and judged: `tenant = "..."` names the tenant of a log
 # whose eval metadata names none (--tenant overrides both); a scorer whose values are letters (C/I/P/N) or booleans
 # passes a case where its score (over the epochs) reaches `categorical`; any other numeric
-# scorer never fails unless named in a table [inspect.thresholds], e.g. model_graded_qa = 0.5.
+# scorer never fails unless named in a table [inspect.thresholds], e.g. model_graded_qa = 0.5;
+# one scoring outside 0 to 1 (a count, seconds) is measured on its own scale and judged only
+# against a threshold on that scale named there, e.g. tool_calls = 3.
 [inspect]
 categorical = 1.0
 

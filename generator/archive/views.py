@@ -127,12 +127,14 @@ def suite_lines(baselines: dict[Suite, str | None]) -> list[str]:
 
 
 def _tally(counts: Counts) -> dict[str, int]:
-    """Counts as ``show --json`` names them: by the document's statuses."""
-    return {"pass": counts.passed, "fail": counts.failed, "error": counts.unjudged}
+    """Counts as ``show --json`` names them: by the document's statuses, ``measured`` only
+    where a verdict on a scale of its own was judged by nothing."""
+    found = {"pass": counts.passed, "fail": counts.failed, "error": counts.unjudged}
+    return found | ({"measured": counts.measured} if counts.measured else {})
 
 
 def _counts(tally: dict[str, Any]) -> str:
-    return ", ".join(f"{tally[status]} {status}" for status in VERDICT_STATUSES)
+    return ", ".join(f"{tally[status]} {status}" for status in VERDICT_STATUSES if status in tally)
 
 
 def _named(value: Any) -> str:

@@ -34,6 +34,7 @@ from generator.document.numbers import LARGEST, at_precision, meets
 from generator.document.values import (
     Amount,
     Count,
+    Figure,
     Identity,
     Metadata,
     Name,
@@ -167,20 +168,27 @@ class VerdictNumbers(Record):
     Validation is digline's: ``score`` is null exactly when the status is ``error``; ``pass``
     means the score meets the threshold at 6 decimals, inclusive; the sampled interval is exactly
     the smallest and largest sample (``check_verdict``).
+
+    Scores are shares from 0 to 1, but for a verdict marked ``own_scale`` (schema 23 admits the
+    key; absent, it is 0 to 1 as in digline): a measurement such as a count, seconds or tokens,
+    whose score, samples and threshold are any numbers on that scale. Such a verdict passes or
+    fails where a threshold was declared for it, and is otherwise ``measured``, which no other
+    verdict is: recorded, and judged by nothing.
     """
 
     written_null: ClassVar[frozenset[str]] = frozenset({"score"})
 
     assertion: Name
     assertion_id: Identity
-    score: Unit | None
+    score: Figure | None
     status: Status
-    threshold: Unit
+    threshold: Figure
     tolerance: Amount
     metadata: Metadata
-    samples: list[Unit] | None = None
-    sample_min: Unit | None = None
-    sample_max: Unit | None = None
+    samples: list[Figure] | None = None
+    sample_min: Figure | None = None
+    sample_max: Figure | None = None
+    own_scale: Literal[True] | None = None
     sample_means: Literal[True] | None = None
     judged: Literal[True] | None = None
     floor_standard_errors: Annotated[float, Field(gt=0, le=LARGEST)] | None = None
@@ -190,15 +198,20 @@ def check_verdict(verdict: VerdictNumbers) -> None:
     """Refuse a verdict whose numbers disagree (see ``VerdictNumbers``). Called by the run that
     holds it, once for all its verdicts, rather than by pydantic for each."""
     score, status = verdict.score, verdict.status
+    samples, low, high = verdict.samples, verdict.sample_min, verdict.sample_max
+    if verdict.own_scale is None:
+        _on_unit_scale(verdict)
     if score is None:
         if status != "error":
             raise refusal("score", f"null, but the status is {status!r}")
     elif status == "error":
         raise refusal("score", "a number, but the status is 'error' (which has no score)")
+    elif status == "measured":
+        if verdict.own_scale is None:
+            raise refusal("status", "'measured' is only for a verdict on its own scale (own_scale)")
     elif (status == "pass") != meets(score, verdict.threshold):
         side = "below" if status == "pass" else "at or above"
         raise refusal("status", f"{status!r} with a score {side} the threshold")
-    samples, low, high = verdict.samples, verdict.sample_min, verdict.sample_max
     if samples is None and low is None and high is None:
         return
     if samples is None or low is None or high is None:
@@ -211,6 +224,21 @@ def check_verdict(verdict: VerdictNumbers) -> None:
         raise refusal("sample_min", "not the smallest of the samples")
     if high != largest and at_precision(high) != at_precision(largest):
         raise refusal("sample_max", "not the largest of the samples")
+
+
+def _on_unit_scale(verdict: VerdictNumbers) -> None:
+    """Refuse a figure outside 0 to 1 on a verdict that is not on its own scale."""
+    figures = [
+        ("score", verdict.score),
+        ("threshold", verdict.threshold),
+        ("sample_min", verdict.sample_min),
+        ("sample_max", verdict.sample_max),
+    ]
+    if verdict.samples:
+        figures += [("samples", min(verdict.samples)), ("samples", max(verdict.samples))]
+    for key, figure in figures:
+        if figure is not None and not 0 <= figure <= 1:
+            raise refusal(key, "negative" if figure < 0 else "above 1")
 
 
 class RunHeader(Record):

@@ -184,7 +184,10 @@ Name = Annotated[Shown, Field(min_length=1)]
 Count = Annotated[int, Field(ge=0, le=LARGEST)]
 Amount = Annotated[float, Field(ge=0, le=LARGEST)]
 Unit = Annotated[float, Field(ge=0, le=1)]
-Status = Literal["pass", "fail", "error"]
+Figure = Annotated[float, Field(ge=-LARGEST, le=LARGEST)]
+"""A measurement on its own scale (a count, seconds, tokens): any number a run can hold."""
+Status = Literal["pass", "fail", "error", "measured"]
+"""``measured``: a figure on its own scale that no threshold judged (``own_scale``)."""
 ToolStatus = Literal["success", "error", "not_reported"]
 """How a tool call went: ``success`` is what the document leaves unwritten."""
 

@@ -12,13 +12,14 @@ gives the same bytes.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 
 from markupsafe import Markup, escape
 
 from generator.account.charts import CompareChart, Intervals
-from generator.account.places import SCALE, threshold_places
+from generator.account.places import SCALE, decimal, threshold_places
 from generator.account.tally import VERDICT_STATUSES
 from generator.reading.formats import Formats
 from generator.site.charts import Chart
@@ -29,8 +30,8 @@ PIECE = 40
 """The most rows one piece of a chart draws: a piece fits on an A4 page whole."""
 LOW, HIGH = -0.02, 1.02
 """The score axis, as the site's charts draw it."""
-STATUS = ("#2e7d32", "#c62828", "#757575")
-"""Pass, fail, not judged: the site's colours."""
+STATUS = ("#2e7d32", "#c62828", "#757575", "#1565c0")
+"""Pass, fail, not judged, measured: the site's colours."""
 THRESHOLD = "#c62828"
 BEFORE, NOW = ("#9e9e9e", "#616161"), ("#1976d2", "#0d47a1")
 """A comparison's bands and scores: the earlier run's, this run's."""
@@ -68,16 +69,52 @@ class _Frame:
     left: float
     right: float
     top: float
+    scale: _Scale
 
     def x(self, value: float) -> float:
-        clamped = min(max(value, LOW), HIGH)
-        return self.left + (clamped - LOW) / (HIGH - LOW) * (self.right - self.left)
+        low, high = self.scale.low, self.scale.high
+        clamped = min(max(value, low), high)
+        return self.left + (clamped - low) / (high - low) * (self.right - self.left)
 
 
-def _frame(names: Sequence[str], legend: bool) -> _Frame:
+@dataclass(frozen=True)
+class _Scale:
+    """A score axis: its ends, and the figures it marks, five steps apart from ``start``."""
+
+    low: float
+    high: float
+    start: float
+    step: float
+    places: int
+
+
+UNIT = _Scale(LOW, HIGH, 0.0, 0.2, 1)
+"""The axis of scores that are shares from 0 to 1."""
+
+
+def _scale(figures: Sequence[float | None]) -> _Scale:
+    """0 to 1 where every figure is a share; else the figures' own scale with 0 on it (a count,
+    seconds), five round steps wide, as ``charts.js`` draws it."""
+    shown = [f for f in figures if f is not None]
+    if all(0 <= f <= 1 for f in shown):
+        return UNIT
+    low, high = min(0.0, *shown), max(0.0, *shown)
+    unit = 10.0 ** math.floor(math.log10((high - low) / 5))
+    step = next(
+        m * unit
+        for m in (1, 2, 2.5, 5, 10)
+        if math.floor(low / (m * unit)) * m * unit + 5 * m * unit >= high
+    )
+    start = math.floor(low / step) * step
+    places = max(0, -decimal(step).normalize().as_tuple().exponent)  # type: ignore[operator]
+    margin = step / 10
+    return _Scale(start - margin, start + 5 * step + margin, start, step, places)
+
+
+def _frame(names: Sequence[str], legend: bool, scale: _Scale) -> _Frame:
     longest = max((len(name) for name in names), default=0)
     label = min(max(longest * CHARACTER + 12, 60.0), WIDTH * 0.42)
-    return _Frame(label, WIDTH - 16.0, LEGEND if legend else 6.0)
+    return _Frame(label, WIDTH - 16.0, LEGEND if legend else 6.0, scale)
 
 
 def _legend(items: Sequence[tuple[Markup, str]]) -> list[str]:
@@ -116,12 +153,14 @@ DASH = Markup(f'<path d="M0,0h14" stroke="{THRESHOLD}" stroke-width="2" stroke-d
 def _axis(frame: _Frame, bottom: float, figures: Formats, title: str) -> list[str]:
     """Grid lines at every fifth of the score's range, their figures, and the axis's title."""
     parts = []
+    scale = frame.scale
     for step in range(6):
-        x = _number(frame.x(step / 5))
+        figure = scale.start + step * scale.step
+        x = _number(frame.x(figure))
         parts.append(
             f'<path d="M{x},{_number(frame.top)}V{_number(bottom)}" stroke="{GRID}"/>'
             f'<text x="{x}" y="{_number(bottom + 14)}" text-anchor="middle">'
-            f"{escape(figures.score(step / 5, 1))}</text>"
+            f"{escape(figures.score(figure, scale.places))}</text>"
         )
     middle = _number((frame.left + frame.right) / 2)
     parts.append(
@@ -178,7 +217,7 @@ def interval_rows(value: Intervals, run: str) -> list[IntervalRow]:
                 _millionths(row.high) or 0.0,
                 _millionths(row.score),
                 VERDICT_STATUSES.index(row.status),
-                _millionths(row.threshold),
+                None if row.status == "measured" else _millionths(row.threshold),
             )
         )
     return rows
@@ -203,8 +242,10 @@ def intervals(
     legend = [(_swatch(STATUS[s], ".55"), f"{band}: {statuses[s]}") for s in shown]
     legend += [(DIAMOND, labels["chart.score"]), (TICK, labels["chart.threshold"])]
 
+    scale = _scale([f for row in rows for f in (row.low, row.high, row.score, row.threshold)])
+
     def draw(start: int, stop: int, first: bool) -> Markup:
-        frame = _frame(names, first)
+        frame = _frame(names, first, scale)
         parts = _legend(legend) if first else []
         y = frame.top
         for row, name in zip(rows[start:stop], names[start:stop], strict=True):
@@ -287,8 +328,10 @@ def compare(value: CompareChart, labels: Mapping[str, str], figures: Formats) ->
         (DASH, labels["chart.threshold"]),
     ]
 
+    scale = _scale([threshold, *(f for pair in sides for side in pair for f in side)])
+
     def draw(start: int, stop: int, first: bool) -> Markup:
-        frame = _frame(cases, first)
+        frame = _frame(cases, first, scale)
         parts = _legend(legend) if first else []
         y = frame.top
         for case, pair in zip(cases[start:stop], sides[start:stop], strict=True):

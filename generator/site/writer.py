@@ -132,8 +132,10 @@ def yaml_title(text: str) -> str:
 
 def counts(went: Counts, labels: Mapping[str, str], figures: Formats) -> str:
     """How many verdicts passed, failed and could not be judged, each count in the form its
-    language gives it: "1 superato, 2 non superati, 0 non giudicati"."""
-    said = (("passed", went.passed), ("failed", went.failed), ("errored", went.unjudged))
+    language gives it: "1 superato, 2 non superati, 0 non giudicati"; and how many were
+    measured on a scale of their own, where any was."""
+    said = [("passed", went.passed), ("failed", went.failed), ("errored", went.unjudged)]
+    said += [("measured", went.measured)] if went.measured else []
     return ", ".join(worded(labels, f"summary.{key}", n, figures) for key, n in said)
 
 

@@ -1,13 +1,21 @@
 // Draws every chart of a page from the compact data beside it, with the one plotly.js the site
 // ships, and writes the text table of a chart whose numbers only its data carries.
 (function () {
-  var STATUS = ["#2e7d32", "#c62828", "#757575"];
+  var STATUS = ["#2e7d32", "#c62828", "#757575", "#1565c0"];
+  var MEASURED = 3;
   var BAND = "rgba(25, 118, 210, 0.18)";
   var LINE = "#1976d2";
   var MARK = "#6d4c41";
 
   function column(rows, n) {
     return rows.map(function (row) { return row[n]; });
+  }
+
+  // A score axis: 0 to 1 where every figure is a share, else the figures' own scale with 0 on
+  // it (a count, seconds), as report/svg.py draws it.
+  function scoreAxis(figures, low, high) {
+    var shares = figures.every(function (v) { return v === null || (v >= 0 && v <= 1); });
+    return shares ? {range: [low, high]} : {autorange: true, rangemode: "tozero"};
   }
 
   // An exact figure, as the page's language writes numbers.
@@ -68,8 +76,8 @@
       margin: {l: 48, r: 16, t: 24, b: 64},
       xaxis: {tickmode: "array", tickvals: x, ticktext: d.ticks, tickangle: -30,
               automargin: true},
-      yaxis: {range: [-0.02, 1.05], title: {text: d.labels.score},
-              tickformat: d.percent ? ".0%" : ""},
+      yaxis: Object.assign(scoreAxis([].concat(c[0], c[1], c[2], c[3]), -0.02, 1.05),
+                           {title: {text: d.labels.score}, tickformat: d.percent ? ".0%" : ""}),
       legend: {orientation: "h", y: 1.15},
       shapes: d.marks.map(function (mark) {
         return {type: "line", xref: "x", yref: "paper", x0: mark[0], x1: mark[0], y0: 0, y1: 1,
@@ -93,7 +101,8 @@
   }
 
   // The rows of interval data, each [case, check, min, max, score, status, threshold] with
-  // numbers back from millionths; a status is its letter's index in "pfe" (charts.py LETTERS).
+  // numbers back from millionths; a status is its letter's index in "pfem" (charts.py LETTERS),
+  // and a measurement no threshold judged has none.
   function intervalRows(d) {
     var rows = [];
     var width = d.checks.length;
@@ -104,8 +113,9 @@
         row = [Math.floor(place / width), place % width].concat(row);
       }
       var threshold = row.length > 5 ? row[5] : d.thresholds[row[1]];
+      var status = "pfem".indexOf(d.verdicts[at / d.stride]);
       rows.push([row[0], row[1]].concat([row[2], row[3], row[4]].map(fromMillionths),
-                ["pfe".indexOf(d.verdicts[at / d.stride]), fromMillionths(threshold)]));
+                [status, status === MEASURED ? null : fromMillionths(threshold)]));
     }
     return rows;
   }
@@ -149,7 +159,8 @@
     ];
     var layout = {margin: {l: check === undefined ? 220 : 120, r: 16, t: 24, b: 40},
                   barmode: "overlay",
-                  xaxis: {range: [-0.02, 1.02], title: {text: d.labels.score}},
+                  xaxis: Object.assign(scoreAxis([].concat(column(rows, 2), column(rows, 3),
+                    column(rows, 6)), -0.02, 1.02), {title: {text: d.labels.score}}),
                   yaxis: {autorange: "reversed", automargin: true},
                   legend: {orientation: "h", y: 1.08}};
     return [data, layout];
@@ -199,7 +210,8 @@
     var data = [band(before, d.labels.before, "#9e9e9e", "1"), band(now, d.labels.now, LINE, "2"),
                 score(before, d.labels.before, "#616161"), score(now, d.labels.now, "#0d47a1")];
     var layout = {margin: {l: 160, r: 16, t: 24, b: 40}, barmode: "group",
-                  xaxis: {range: [-0.02, 1.02], title: {text: d.labels.score}},
+                  xaxis: Object.assign(scoreAxis(d.rows.map(fromMillionths).concat([threshold]),
+                    -0.02, 1.02), {title: {text: d.labels.score}}),
                   yaxis: {autorange: "reversed", automargin: true},
                   legend: {orientation: "h", y: 1.12},
                   shapes: threshold === null ? [] : [{type: "line", xref: "x", yref: "paper",

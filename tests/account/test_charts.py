@@ -19,8 +19,12 @@ numbers = st.lists(st.one_of(st.none(), st.integers(min_value=-1, max_value=2**2
 @given(numbers)
 def test_packed_numbers_read_back_as_they_were(values: list[int | None]):
     text = packed(values)
-    assert len(text) == 4 * len(values)
+    assert isinstance(text, str) and len(text) == 4 * len(values)
     assert unpacked(text) == values
+
+
+def test_numbers_of_a_scale_of_their_own_beyond_three_bytes_stay_a_list():
+    assert packed([0, 40_000_000, None, -2_500_000]) == [0, 40_000_000, None, -2_500_000]
 
 
 def test_an_interval_chart_carries_every_sampled_check_once():
@@ -33,6 +37,7 @@ def test_an_interval_chart_carries_every_sampled_check_once():
     assert sampled
     for run, chart in sampled:
         data = chart.serialised()
+        assert isinstance(data["rows"], str)
         flat = unpacked(data["rows"])
         assert (
             len(flat) == data["stride"] * len(chart.rows) == data["stride"] * len(data["verdicts"])

@@ -115,6 +115,26 @@ BAD: dict[str, tuple[Callable[[], bytes], str]] = {
         lambda: _json(aggregate=[a_verdict(score=0.799999, threshold=0.8)]),
         "aggregate[0].status: 'pass' with a score below the threshold",
     ),
+    "a score above 1 on no scale of its own": (
+        lambda: _json(aggregate=[a_verdict(score=2.2, threshold=0.0)]),
+        "aggregate[0].score: above 1",
+    ),
+    "a sample below 0 on no scale of its own": (
+        lambda: _json(aggregate=[a_verdict(samples=[-1.0, 1.0], sample_min=-1.0, sample_max=1.0)]),
+        "aggregate[0].sample_min: negative",
+    ),
+    "a measurement not on a scale of its own": (
+        lambda: _json(aggregate=[a_verdict(score=0.5, status="measured", threshold=0.0)]),
+        "aggregate[0].status: 'measured' is only for a verdict on its own scale (own_scale)",
+    ),
+    "a measurement with no score": (
+        lambda: _json(aggregate=[a_verdict(score=None, status="measured", own_scale=True)]),
+        "aggregate[0].score: null, but the status is 'measured'",
+    ),
+    "own_scale written false": (
+        lambda: _json(aggregate=[a_verdict(own_scale=False)]),
+        "aggregate[0].own_scale: written only as true",
+    ),
 }
 
 

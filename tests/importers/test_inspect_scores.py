@@ -1,4 +1,4 @@
-"""Inspect's values become scores as Inspect converts them, a value no score can hold is said as
+"""Inspect's values become scores as Inspect converts them, a value with no number is said as
 such, and the thresholds come from the archive's ``[inspect]`` table."""
 
 from __future__ import annotations
@@ -8,6 +8,7 @@ from typing import Any
 
 import pytest
 
+from generator.document.values import BEYOND_PROBLEM
 from generator.importers import read_files
 from generator.importers.inspect_ai.scores import categorical, value_to_float
 from generator.importers.options import Options
@@ -51,22 +52,6 @@ def _imported(log: dict[str, Any], write_json) -> Any:
     return batch.arrivals[0].reading.run
 
 
-def test_a_value_outside_zero_to_one_is_an_error_that_keeps_the_number(write_json):
-    log = as_json_log(LOGS / "refund-agent.json")
-    log["samples"][1]["scores"]["tool_error_count"]["value"] = 2
-    log["results"]["scores"][2]["metrics"]["mean"]["value"] = 1.4
-    run = _imported(log, write_json)
-    counted = run.results[1].verdicts[2]
-    assert (counted.status, counted.score, counted.metadata["value"]) == ("error", None, 2.0)
-    assert counted.reason.endswith("Inspect scored 2.000000, outside the 0 to 1 of a score")
-    mean = run.aggregate[-1]
-    assert (mean.assertion, mean.status, mean.metadata) == (
-        "tool_error_count/mean",
-        "error",
-        {"value": 1.4},
-    )
-
-
 def test_a_value_with_no_number_leaves_its_epoch_unscored(write_json):
     log = as_json_log(LOGS / "refund-agent.json")
     log["samples"][0]["scores"]["includes"]["value"] = {"found": 1}
@@ -85,7 +70,8 @@ def test_the_archives_inspect_thresholds_are_read_and_a_bad_one_refused(runsite,
     assert result.exit_code == 0, result.output
     listed = runsite("redact", next(iter((archive / "runs").rglob("*.json"))).as_posix())
     assert '"threshold": 0.5' in listed.stdout
-    config.write_text(text + "[inspect.thresholds]\nincludes = 2\n", encoding="utf-8")
-    refused = runsite("import", "--root", str(archive), "--tenant", "acme", log)
-    assert refused.exit_code == 64
-    assert refused.stderr == f"runsite: {config}: inspect.thresholds.includes: above 1.0\n"
+    for bad, problem in [("nan", BEYOND_PROBLEM), ('"high"', "a TOML string, not a number")]:
+        config.write_text(text + f"[inspect.thresholds]\nincludes = {bad}\n", encoding="utf-8")
+        refused = runsite("import", "--root", str(archive), "--tenant", "acme", log)
+        assert refused.exit_code == 64
+        assert refused.stderr == f"runsite: {config}: inspect.thresholds.includes: {problem}\n"

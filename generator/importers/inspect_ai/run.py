@@ -47,6 +47,8 @@ from generator.importers.inspect_ai.scores import (
     aggregates,
     categorical,
     digest,
+    on_unit_scale,
+    value_to_float,
     verdict,
 )
 from generator.importers.inspect_ai.steps import Bill, SampleTrace, trajectory_of
@@ -93,7 +95,10 @@ def run_of(container: Container, options: Options) -> dict[str, Any]:
         "projected": False,
         "metadata": _metadata(header, samples),
         "results": cases,
-        "aggregate": aggregates(header.results.scores if header.results else []),
+        "aggregate": aggregates(
+            header.results.scores if header.results else [],
+            {c.scorer for c in checks if c.own_scale},
+        ),
         "artifacts": {},
         "target_config": {"values": _target(header)},
         "judge_config": {"identities": judges} if judges else {},
@@ -114,8 +119,7 @@ _VERDICT_BYTES = 150
 threshold and tolerance alone take more, a line each."""
 _EPOCH_BYTES = 8
 """The fewest bytes a recorded epoch adds to each verdict of its case, where the eval has
-several: its score in the verdict's samples, or a line of its reason (but to a verdict in error
-for a score outside 0 to 1, which lists neither)."""
+several: its score in the verdict's samples, or a line of its reason."""
 
 
 def _fits(checks: int, cases: int, samples: int, limits: Limits) -> None:
@@ -181,9 +185,22 @@ def _checks(
                 if name not in reduced:
                     continue
             identity = digest({"name": name, "parameters": parameters, "type": "inspect_ai.scorer"})
-            threshold = options.inspect.threshold(scorer, categorical(_values(scorer, every)))
-            checks.append(ScorerCheck(name, identity, threshold, scorer in judged, scorer))
+            values = _values(scorer, every)
+            threshold = options.inspect.threshold(scorer, categorical(values))
+            names = {scorer, *(f"{scorer}/{r}" for r in reducers)}
+            own = not on_unit_scale([threshold, *_numbers(values, reduced, names)])
+            measured = own and scorer not in options.inspect.thresholds
+            checks.append(
+                ScorerCheck(name, identity, threshold, scorer in judged, scorer, own, measured)
+            )
     return checks
+
+
+def _numbers(values: list[Any], reduced: dict[str, dict[str, Any]], names: set[str]) -> list[float]:
+    """The numbers Inspect read in a scorer's ``values`` and in its checks' (``names``)
+    reductions."""
+    mine = [v for name in names & reduced.keys() for v in reduced[name].values()]
+    return [number for v in (*values, *mine) if (number := value_to_float(v)) is not None]
 
 
 def _cases(

@@ -9,22 +9,26 @@ it in ``reductions``; where the log has none (an eval that errored or never fini
 mean of the epochs that scored. Each further reducer the log reduced by is a check of its own,
 ``scorer/reducer`` as Inspect's results name it, its score that reducer's value. Each epoch that scored is one of the verdict's ``samples``; each
 epoch that did not is a line of its reason, and epochs in a row with no sample recorded are one
-line (``epochs 2 to 10: no sample was recorded``), so a verdict is as long as its samples. A run
-document holds scores between 0 and 1, so a value outside that (a count of tool errors that
-reached 2) cannot be a score: its verdict is an error that keeps the number in its metadata.
+line (``epochs 2 to 10: no sample was recorded``), so a verdict is as long as its samples.
+
+A scorer any of whose values (an epoch's or a reduction's), or whose declared threshold, lies
+outside 0 to 1 measures on a scale of its own (a count of tool calls, seconds, BLEU × 100): its
+verdicts are marked ``own_scale`` and keep Inspect's numbers as they are. They pass or fail
+against a threshold ``runsite.toml`` declares for the scorer; without one they are ``measured``,
+judged by nothing. A metric of such a scorer, or one outside 0 to 1, is likewise ``measured``.
 """
 
 from __future__ import annotations
 
 import hashlib
 import math
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence, Set
 from dataclasses import dataclass
 from typing import Any
 
 from generator.document.codec import canonical, compact
-from generator.document.numbers import at_precision, meets
-from generator.document.values import json_type
+from generator.document.numbers import at_precision, meant, meets
+from generator.document.values import BEYOND_PROBLEM, json_type
 from generator.importers.inspect_ai.log import EvalScore, Sample
 
 LETTERS = {"C": 1.0, "I": 0.0, "P": 0.5, "N": 0.0}
@@ -73,6 +77,11 @@ class ScorerCheck:
     scorer: str
     """The scorer whose epochs it reads: its name, past the eval's first reducer
     ``scorer/reducer``."""
+    own_scale: bool = False
+    """Whether the scorer measures on a scale of its own rather than 0 to 1."""
+    measured: bool = False
+    """Whether its scores are recorded and judged by nothing: on its own scale, with no
+    threshold declared for it."""
 
 
 @dataclass(frozen=True)
@@ -97,6 +106,8 @@ def verdict(check: ScorerCheck, case: Epochs) -> dict[str, Any]:
     }
     if check.judged:
         head["judged"] = True
+    if check.own_scale:
+        head["own_scale"] = True
     scores: list[float] = []
     notes: list[str] = []
     for first, last, sample in _slots(case):
@@ -108,14 +119,11 @@ def verdict(check: ScorerCheck, case: Epochs) -> dict[str, Any]:
     metadata = _counts(case, scores) | _payload(check.scorer, case)
     reason = "\n".join(notes) or None
     reduced = value_to_float(case.reduced.get(check.name))
+    reduced = reduced if reduced is not None and meant(reduced) else None
     score = (reduced if reduced is not None else _mean(scores)) if scores else None
-    beyond = next((s for s in (*scores, score) if s is not None and not 0 <= s <= 1), None)
-    if beyond is not None:
-        metadata["value"] = at_precision(beyond)
-        reason = _joined(reason, f"Inspect scored {beyond:.6f}, outside the 0 to 1 of a score")
-    if score is None or beyond is not None:
+    if score is None:
         return head | {"score": None, "status": "error", "metadata": metadata} | _said(reason)
-    status = "pass" if meets(score, check.threshold) else "fail"
+    status = "measured" if check.measured else "pass" if meets(score, check.threshold) else "fail"
     found = head | {"score": score, "status": status, "metadata": metadata} | _said(reason)
     if case.count > 1:
         found |= {"samples": scores, "sample_min": min(scores), "sample_max": max(scores)}
@@ -152,6 +160,8 @@ def _scored(scorer: str, sample: Sample | None) -> tuple[float | None, str]:
     explanation = _text(score.explanation)
     if number is None:
         return None, _joined(explanation, f"a JSON {json_type(score.value)} with no number")
+    if not meant(number):
+        return None, _joined(explanation, BEYOND_PROBLEM)
     return number, explanation or ""
 
 
@@ -186,8 +196,15 @@ def _payload(scorer: str, case: Epochs) -> dict[str, Any]:
     return found
 
 
-def aggregates(scores: Sequence[EvalScore]) -> list[dict[str, Any]]:
-    """Each metric Inspect reported, as a run-level check that records it and never fails."""
+def on_unit_scale(values: Iterable[float | None]) -> bool:
+    """Whether every number of ``values`` is a share from 0 to 1."""
+    return all(0 <= v <= 1 for v in values if v is not None)
+
+
+def aggregates(scores: Sequence[EvalScore], own_scale: Set[str]) -> list[dict[str, Any]]:
+    """Each metric Inspect reported, as a run-level check that records it and never fails:
+    ``measured`` on its own scale where its scorer (one of ``own_scale``) has one or its value
+    leaves 0 to 1."""
     found = []
     for score in scores:
         for metric, value in score.metrics.items():
@@ -202,9 +219,11 @@ def aggregates(scores: Sequence[EvalScore]) -> list[dict[str, Any]]:
                 "tolerance": 0.0,
             }
             number = value.value
-            if number is None or math.isnan(number) or not 0 <= number <= 1:
-                kept = {} if number is None or math.isnan(number) else {"value": number}
-                found.append(head | {"score": None, "status": "error", "metadata": kept})
+            if number is None or not meant(number):
+                found.append(head | {"score": None, "status": "error", "metadata": {}})
+            elif score.name in own_scale or not on_unit_scale([number]):
+                measured = {"score": number, "status": "measured", "own_scale": True}
+                found.append(head | measured | {"metadata": {}})
             else:
                 found.append(head | {"score": number, "status": "pass", "metadata": {}})
     return found
