@@ -23,9 +23,12 @@ class Drawn(NamedTuple):
     mean: float
 
 
-def drawn(change: float, bounds: Bounds) -> Drawn:
-    """Where a change and its interval fall on ``SCALE``, each clamped to it."""
+def drawn(change: float, bounds: Bounds) -> Drawn | None:
+    """Where a change and its interval fall on ``SCALE``, each clamped to it; None for the
+    change of a check on a scale of its own that runs past it, which its figures say alone."""
     low, high = SCALE
+    if not low <= change <= high:
+        return None
 
     def at(value: float) -> float:
         return round((min(max(value, low), high) - low) / (high - low) * 100, 2)
