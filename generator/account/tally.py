@@ -84,9 +84,12 @@ class Tally(NamedTuple):
         or 0, where none did or it has none)."""
         if worse:
             return "worse"
-        if self.verdicts.failed:
+        went = self.verdicts
+        if went.failed:
             return "failed"
-        return "unjudged" if self.verdicts.unjudged else "passed"
+        if went.unjudged or (went.measured and not went.judged):  # nothing judged at all
+            return "unjudged"
+        return "passed"
 
 
 def verdicts_of(run: RedactedRun) -> list[RedactedVerdict]:

@@ -62,6 +62,8 @@ def tallies(run: RedactedRun) -> tuple[Fact, ...]:
             failed=went.failed,
         )
     )
+    if went.measured:
+        found.append(fact("ran", "tally.measured", count=went.measured))
     if went.unjudged:
         found.append(fact("ran", "tally.unjudged", count=went.unjudged))
     if went.unjudged == len(checks):

@@ -40,6 +40,7 @@ Kind = Literal[
     "tally.suspended",
     "tally.checks",
     "tally.unjudged",
+    "tally.measured",
     "tally.nothing_judged",
     "tally.calibration",
     "tally.on_the_line",

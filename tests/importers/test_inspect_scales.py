@@ -19,6 +19,7 @@ from generator.document.redact import redact
 from generator.importers import read_files
 from generator.importers.inspect_ai.scores import value_to_float
 from generator.importers.options import Options
+from generator.reading import explain
 from tests.importers._logs import LOGS, as_json_log
 
 COUNTS = {"r1": 1, "r2": 2, "r3": 4, "r4": 0, "r5": 4}
@@ -150,3 +151,25 @@ def test_a_scorer_within_zero_to_one_is_imported_as_before():
     run = arrival.reading.run
     assert not any(v.own_scale for case in run.results for v in case.verdicts)
     assert [v.status for v in run.aggregate] == ["pass"] * len(run.aggregate)
+
+
+def test_a_run_that_only_measured_reads_not_judged_and_says_why(write_json):
+    """A run whose every check is a measurement no threshold judges passed nothing: its status
+    is not judged, never passed, and its reading counts the measurements apart."""
+    imported = _imported(counting_tool_calls(), write_json)
+    run = imported.model_copy(
+        update={
+            "results": [
+                case.model_copy(
+                    update={"verdicts": [v for v in case.verdicts if v.status == "measured"]}
+                )
+                for case in imported.results
+            ],
+            "aggregate": [v for v in imported.aggregate if v.status == "measured"],
+        }
+    )
+    redacted = redact(run)
+    assert tally_of(redacted).status(None) == "unjudged"
+    said = {f.kind: f.params for f in explain(redacted).facts}
+    assert said["tally.measured"] == {"count": 6}
+    assert (said["tally.checks"]["passed"], said["tally.checks"]["failed"]) == (0, 0)

@@ -32,6 +32,14 @@ PHRASES: dict[str, str] = {
     "fact.tally.suspended.other": "{count} of them were set aside and not measured.",
     "fact.tally.checks.one": "{count} check ran: {passed} passed, {failed} failed.",
     "fact.tally.checks.other": "{count} checks ran: {passed} passed, {failed} failed.",
+    "fact.tally.measured.one": (
+        "{count} check measured on a scale of its own, with no threshold declared to judge it by: "
+        "it counts as neither passed nor failed."
+    ),
+    "fact.tally.measured.other": (
+        "{count} checks measured on a scale of their own, with no threshold declared to judge "
+        "them by: they count as neither passed nor failed."
+    ),
     "fact.tally.unjudged.one": (
         "{count} check could not be judged, so on that point the run says nothing."
     ),

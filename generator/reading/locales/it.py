@@ -42,6 +42,14 @@ PHRASES: dict[str, str] = {
     "fact.tally.checks.other": (
         "Sono stati eseguiti {count} controlli: superati {passed}, non superati {failed}."
     ),
+    "fact.tally.measured.one": (
+        "{count} controllo misurato su una scala propria, senza una soglia dichiarata con cui "
+        "giudicarlo: non conta né come superato né come non superato."
+    ),
+    "fact.tally.measured.other": (
+        "{count} controlli misurati su una scala propria, senza una soglia dichiarata con cui "
+        "giudicarli: non contano né come superati né come non superati."
+    ),
     "fact.tally.unjudged.one": (
         "{count} controllo non è stato giudicato: su quel punto l'esecuzione non dice nulla."
     ),
