@@ -145,6 +145,7 @@ class Site(HistoryPages):
             score = f.figure(row.score, row.places)
             if (mean := row.mean_bounds) is not None:
                 spread = f"{f.score(mean.low, row.places)}–{f.score(mean.high, row.places)}"
+        threshold = f.figure(row.threshold, row.places)
         stderr = ""
         if row.reported_stderr is not None:
             stderr = f.figure(row.reported_stderr, max(row.places, 3))
@@ -158,7 +159,7 @@ class Site(HistoryPages):
             "score": score,
             "score_bounds": spread,
             "stderr": stderr,
-            "threshold": f.figure(row.threshold, row.places),
+            "threshold": "—" if row.own_scale and not row.counts.judged else threshold,
             "tolerance": f.setting(row.tolerance),
         }
 
