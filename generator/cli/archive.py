@@ -122,6 +122,27 @@ def list_(suite: str | None, as_json: bool, root: Path | None) -> int:
 
 
 @cli.command()
+@click.argument("suite")
+@json_option
+@root_option
+def board(suite: str, as_json: bool, root: Path | None) -> int:
+    """A suite's targets side by side: the latest run of each over the same rules, each check's
+    pass rate with its Wilson interval, cost per case, and which gaps are beyond chance (exact
+    McNemar against each check's best, Holm's correction); ◆ marks the targets no other beats
+    on both pass rate and cost.
+
+    Example: runsite board support --json
+    """
+    from generator.archive.board_view import board_lines, suite_board
+    from generator.document.redact import redact
+
+    archive = open_archive(root)
+    listed, _ = archive.runs(suite)
+    runs = [redact(archive.document(run).run, archive.config.disclosure) for run in listed]
+    return printed(suite_board(runs), as_json, board_lines)
+
+
+@cli.command()
 @click.argument("run")
 @json_option
 @root_option

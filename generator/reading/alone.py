@@ -7,9 +7,8 @@ or more for each of a run's checks) are found once per run, for its page and eve
 
 from __future__ import annotations
 
-from typing import Literal
-
 from generator.account.checks import Check, checks_of
+from generator.account.costs import bill
 from generator.account.memo import once_per_run
 from generator.account.samples import directions, exceedance, on_the_line
 from generator.account.tally import tally_of
@@ -79,21 +78,6 @@ _UNPRICED: dict[str, tuple[Kind, Kind]] = {
     "target": ("tally.unpriced.target", "tally.cost_unknown.target"),
     "judge": ("tally.unpriced.judge", "tally.cost_unknown.judge"),
 }
-
-
-Bill = Literal["spent", "floor", "unknown"]
-"""What is known of what one side's calls cost (``bill``)."""
-
-
-def bill(totals: CallTotals) -> Bill:
-    """What is known of what one side's calls cost, which the reading and the run page's
-    header both say: all of it (``spent``), as where every call reported its cost, or where
-    no call was made, since no call costs nothing; a ``floor`` where calls are known to have
-    gone unpriced and some cost is on record; ``unknown`` where they have and none above zero
-    is (a bill of 0 that leaves calls out is no figure)."""
-    if totals.every_cost_known is not False or not totals.calls:
-        return "spent"
-    return "floor" if totals.spent_usd else "unknown"
 
 
 def unpriced(run: RedactedRun) -> list[Fact]:

@@ -11,6 +11,7 @@ from markupsafe import Markup
 
 from generator.account.checks import Check
 from generator.account.comparison import Comparison, comparison_of
+from generator.account.costs import bill
 from generator.account.figures import CheckFigures
 from generator.account.rows import Row, Verdict
 from generator.account.run import account_of
@@ -18,7 +19,6 @@ from generator.account.skeletons import Skeleton
 from generator.document.record import CallTotals
 from generator.document.redacted import RedactedRun
 from generator.reading import NotComparable
-from generator.reading.alone import bill
 from generator.reading.explain import against
 from generator.reading.facts import Reading
 from generator.reading.formats import Formats
@@ -71,7 +71,7 @@ class Site(HistoryPages):
     """Renders every page of one language."""
 
     def cost(self, usage: CallTotals) -> str:
-        """What a side of a run cost, as its reading says (``alone.bill``): nothing for no
+        """What a side of a run cost, as its reading says (``account.costs.bill``): nothing for no
         call, a floor where some calls went unpriced, unknown where nothing was on record."""
         known = bill(usage)
         if known == "unknown":

@@ -14,6 +14,7 @@ from typing import Any
 
 import pytest
 
+from generator.account.costs import bill
 from generator.document.codec import read_run
 from generator.document.disclosure import Disclosure
 from generator.document.model import Run
@@ -21,7 +22,6 @@ from generator.document.redact import redact
 from generator.document.redacted import RedactedRun
 from generator.files import read_document
 from generator.reading import as_json, explain
-from generator.reading.alone import bill
 from generator.reading.formats import formats
 from generator.reading.plurals import worded
 from generator.site.history import SHORT_COMMIT, SuiteRuns
