@@ -22,11 +22,74 @@ import statistics
 from collections.abc import Sequence
 from typing import NamedTuple
 
+from generator.account.charts import STATUS_LETTER
 from generator.account.costs import Bill, bill
 from generator.account.figures import CheckFigures, check_figures
 from generator.account.significance import ALPHA, holm, mcnemar
 from generator.account.tally import Tally, tally_of
-from generator.document.redacted import RedactedRun, RedactedVerdict
+from generator.document.redacted import RedactedRun
+
+
+class Contender(NamedTuple):
+    """What a board needs of one run, made once from it: a build keeps it in the run's summary,
+    so a suite's board is made without reading its runs again."""
+
+    tenant: str
+    suite: str
+    key: str
+    created_at: str
+    config_hash: str
+    target: str
+    """A digest of the target's published configuration: its identity on the board."""
+    name: str
+    """``provider/model``, where the run says them."""
+    settings: tuple[tuple[str, str], ...]
+    """The target's other published settings, which tell two targets of one model apart."""
+    tally: Tally
+    checks: tuple[CheckFigures, ...]
+    """Its checks of the cases, in the order the run first judged them."""
+    verdicts: tuple[tuple[str, str], ...]
+    """Each measured case and its verdicts, a status letter (``STATUS_LETTER``) for each of
+    ``checks`` in order, ``-`` where the case has none of it."""
+    cost: float | None
+    """What the target's calls cost per case measured, in US dollars; None where unknown."""
+    cost_known: Bill
+    latency_ms: float | None
+    """The median latency of its recorded answers; None where none was recorded."""
+
+
+def contender_of(run: RedactedRun) -> Contender:
+    """What the board needs of ``run``."""
+    identity, name = target_of(run)
+    checks = tuple(f for f in check_figures(run) if not f.whole_run)
+    verdicts = []
+    for case in run.results:
+        if case.suspended:
+            continue
+        first: dict[str, str] = {}
+        for verdict in case.verdicts:
+            first.setdefault(verdict.assertion, STATUS_LETTER[verdict.status])
+        verdicts.append((case.case_id, "".join(first.get(c.name, "-") for c in checks)))
+    values = run.target_config.values or {}
+    cost, known = _cost(run)
+    return Contender(
+        tenant=run.tenant,
+        suite=run.suite,
+        key=run.key,
+        created_at=run.created_at,
+        config_hash=run.config_hash,
+        target=identity,
+        name=name,
+        settings=tuple(
+            (k, str(v)) for k, v in sorted(values.items()) if k not in ("provider", "model")
+        ),
+        tally=tally_of(run),
+        checks=checks,
+        verdicts=tuple(verdicts),
+        cost=cost,
+        cost_known=known,
+        latency_ms=_latency(run),
+    )
 
 
 class Standing(NamedTuple):
@@ -48,30 +111,20 @@ class Standing(NamedTuple):
 
 
 class Entrant(NamedTuple):
-    """One target's latest run."""
+    """One target's latest run on the board."""
 
-    target: str
-    """A digest of the target's published configuration: its identity on the board."""
+    run: Contender
     label: str
-    run_key: str
-    created_at: str
-    config_hash: str
-    tally: Tally
-    cost: float | None
-    """What the target's calls cost per case measured, in US dollars; None where unknown."""
-    cost_known: Bill
-    latency_ms: float | None
-    """The median latency of its recorded answers; None where none was recorded."""
     checks: tuple[Standing, ...]
     pareto: bool
 
 
 class CaseRow(NamedTuple):
-    """One case across the compared targets: each one's verdicts' statuses (None where its run
-    has no such case, or set it aside), and whether they disagree."""
+    """One case across the compared targets: each one's verdicts (``Contender.verdicts``;
+    None where its run has no such case, or set it aside), and whether they disagree."""
 
     case: str
-    statuses: tuple[tuple[str, ...] | None, ...]
+    statuses: tuple[str | None, ...]
     disagree: bool
 
 
@@ -101,59 +154,56 @@ def target_of(run: RedactedRun) -> tuple[str, str]:
     return identity, named or identity
 
 
-def board_of(runs: Sequence[RedactedRun]) -> Board:
-    """The board of one suite's ``runs`` (newest first, as the archive lists them)."""
-    latest: dict[str, RedactedRun] = {}
+def board_of(runs: Sequence[Contender]) -> Board:
+    """The board of one suite's runs (``contender_of`` each)."""
+    latest: dict[str, Contender] = {}
     for run in sorted(runs, key=lambda r: r.created_at, reverse=True):
-        latest.setdefault(target_of(run)[0], run)
+        latest.setdefault(run.target, run)
     rules = max(runs, key=lambda r: r.created_at).config_hash
     compared = [run for run in latest.values() if run.config_hash == rules]
     apart = [run for run in latest.values() if run.config_hash != rules]
     labels = _labels(list(latest.values()))
-    figures = [check_figures(run) for run in compared]
-    names = tuple(dict.fromkeys(f.name for found in figures for f in found if not f.whole_run))
-    standings = _standings(compared, figures, names)
-    costs = [_cost(run) for run in compared]
-    frontier = _pareto([(tally_of(run), cost) for run, cost in zip(compared, costs, strict=True)])
-    entrants = [
-        _entrant(run, labels, standing, cost, on)
-        for run, standing, cost, on in zip(compared, standings, costs, frontier, strict=True)
-    ]
-    entrants.sort(key=lambda e: (-(e.tally.verdicts.rate or 0.0), e.label))
-    order = {e.run_key: n for n, e in enumerate(entrants)}
-    compared.sort(key=lambda run: order[run.key])
+    names = tuple(dict.fromkeys(f.name for run in compared for f in run.checks))
+    standings = _standings(compared, names)
+    frontier = _pareto(compared)
+    entrants = sorted(
+        (
+            Entrant(run, labels[run.key], standing, on)
+            for run, standing, on in zip(compared, standings, frontier, strict=True)
+        ),
+        key=lambda e: (-(e.run.tally.verdicts.rate or 0.0), e.label),
+    )
     return Board(
         tenant=runs[0].tenant,
         suite=runs[0].suite,
         config_hash=rules,
         entrants=tuple(entrants),
         apart=tuple(
-            _entrant(run, labels, (), _cost(run), False)
+            Entrant(run, labels[run.key], (), False)
             for run in sorted(apart, key=lambda r: labels[r.key])
         ),
         checks=names,
-        cases=_cases(compared),
+        cases=_cases([e.run for e in entrants], names),
     )
 
 
-def _labels(runs: list[RedactedRun]) -> dict[str, str]:
+def _labels(runs: list[Contender]) -> dict[str, str]:
     """Each run's target name; where two targets share a name, their settings tell them apart
     (those whose values differ), else their identity."""
-    named = {run.key: target_of(run) for run in runs}
-    by_name: dict[str, list[RedactedRun]] = {}
+    by_name: dict[str, list[Contender]] = {}
     for run in runs:
-        by_name.setdefault(named[run.key][1], []).append(run)
+        by_name.setdefault(run.name, []).append(run)
     labels = {}
     for name, alike in by_name.items():
-        values = [run.target_config.values or {} for run in alike]
-        keys = sorted({k for v in values for k in v} - {"provider", "model"})
-        differing = [k for k in keys if len({str(v.get(k)) for v in values}) > 1]
+        values = [dict(run.settings) for run in alike]
+        keys = sorted({k for v in values for k in v})
+        differing = [k for k in keys if len({v.get(k) for v in values}) > 1]
         for run, shown in zip(alike, values, strict=True):
             settings = ", ".join(f"{k}={shown[k]}" for k in differing if k in shown)
             if len(alike) == 1:
                 labels[run.key] = name
             else:
-                labels[run.key] = f"{name} ({settings or named[run.key][0][:7]})"
+                labels[run.key] = f"{name} ({settings or run.target[:7]})"
     return labels
 
 
@@ -178,80 +228,50 @@ def _latency(run: RedactedRun) -> float | None:
     return statistics.median(found) if found else None
 
 
-def _entrant(
-    run: RedactedRun,
-    labels: dict[str, str],
-    checks: tuple[Standing, ...],
-    cost: tuple[float | None, Bill],
-    pareto: bool,
-) -> Entrant:
-    return Entrant(
-        target=target_of(run)[0],
-        label=labels[run.key],
-        run_key=run.key,
-        created_at=run.created_at,
-        config_hash=run.config_hash,
-        tally=tally_of(run),
-        cost=cost[0],
-        cost_known=cost[1],
-        latency_ms=_latency(run),
-        checks=checks,
-        pareto=pareto,
-    )
-
-
-def _verdicts(run: RedactedRun, check: str) -> dict[str, RedactedVerdict]:
-    """Each measured case's first verdict of ``check``."""
-    found: dict[str, RedactedVerdict] = {}
-    for case in run.results:
-        for verdict in case.verdicts:
-            if verdict.assertion == check and not case.suspended:
-                found.setdefault(case.case_id, verdict)
-    return found
-
-
-def _standings(
-    runs: list[RedactedRun], figures: list[tuple[CheckFigures, ...]], names: tuple[str, ...]
-) -> list[tuple[Standing, ...]]:
+def _standings(runs: list[Contender], names: tuple[str, ...]) -> list[tuple[Standing, ...]]:
     """Each run's standing on each check of ``names`` it judged."""
     standings: list[list[Standing]] = [[] for _ in runs]
     for name in names:
         held = [
-            (n, next(f for f in found if f.name == name and not f.whole_run))
-            for n, found in enumerate(figures)
-            if any(f.name == name and not f.whole_run for f in found)
+            (n, at, run.checks[at])
+            for n, run in enumerate(runs)
+            for at in range(len(run.checks))
+            if run.checks[at].name == name
         ]
-        best, _ = max(held, key=lambda h: (h[1].counts.rate or 0.0, h[1].score or 0, -h[0]))
-        tops = _verdicts(runs[best], name)
+        best, best_at, best_figures = max(
+            held, key=lambda h: (h[2].counts.rate or 0.0, h[2].score or 0, -h[0])
+        )
+        tops = {case: letters[best_at] for case, letters in runs[best].verdicts}
         tested = []
-        for n, found in held:
+        for n, at, found in held:
             if n == best:
                 continue
-            theirs = _verdicts(runs[n], name)
+            theirs = {case: letters[at] for case, letters in runs[n].verdicts}
             shared = [
-                (tops[case].status, theirs[case].status)
+                (tops[case], theirs[case])
                 for case in tops.keys() & theirs.keys()
-                if {tops[case].status, theirs[case].status} <= {"pass", "fail"}
+                if {tops[case], theirs[case]} <= {"p", "f"}
             ]
-            lost = shared.count(("pass", "fail"))
-            won = shared.count(("fail", "pass"))
+            lost, won = shared.count(("p", "f")), shared.count(("f", "p"))
             tested.append((n, found, len(shared), mcnemar(lost, won) if lost + won else None))
         adjusted = holm([p for *_, p in tested])
-        standings[best].append(Standing(dict(held)[best], True, 0, None, None))
+        standings[best].append(Standing(best_figures, True, 0, None, None))
         for (n, found, pairs, p), p_holm in zip(tested, adjusted, strict=True):
             standings[n].append(Standing(found, False, pairs, p, p_holm))
     return [tuple(s) for s in standings]
 
 
-def _pareto(points: list[tuple[Tally, tuple[float | None, Bill]]]) -> list[bool]:
+def _pareto(runs: list[Contender]) -> list[bool]:
     """Whether each target is on the frontier of pass rate against cost per case."""
 
     def beats(a: tuple[float, float], b: tuple[float, float]) -> bool:
         return a[0] >= b[0] and a[1] <= b[1] and a != b
 
     placed = [
-        None if tally.verdicts.rate is None or cost is None else (tally.verdicts.rate, cost)
-        for tally, (cost, _) in points
+        None
+        if run.tally.verdicts.rate is None or run.cost is None
+        else (run.tally.verdicts.rate, run.cost)
+        for run in runs
     ]
     return [
         here is not None and not any(other is not None and beats(other, here) for other in placed)
@@ -259,20 +279,21 @@ def _pareto(points: list[tuple[Tally, tuple[float | None, Bill]]]) -> list[bool]
     ]
 
 
-def _cases(runs: list[RedactedRun]) -> tuple[CaseRow, ...]:
-    """Each case of the compared runs, in the order the first run that has it measured it."""
+def _cases(runs: list[Contender], names: tuple[str, ...]) -> tuple[CaseRow, ...]:
+    """Each case of the compared runs, in the order the first run that has it measured it,
+    each run's letters set in the board's order of ``names``."""
     order: dict[str, None] = {}
     by_run = []
     for run in runs:
-        found: dict[str, tuple[str, ...]] = {}
-        for case in run.results:
-            order.setdefault(case.case_id)
-            if not case.suspended:
-                found[case.case_id] = tuple(v.status for v in case.verdicts)
+        at = {f.name: n for n, f in enumerate(run.checks)}
+        found = {}
+        for case, letters in run.verdicts:
+            order.setdefault(case)
+            found[case] = "".join(letters[at[name]] if name in at else "-" for name in names)
         by_run.append(found)
     rows = []
-    for case_id in order:
-        statuses = tuple(found.get(case_id) for found in by_run)
+    for case in order:
+        statuses = tuple(found.get(case) for found in by_run)
         present = {s for s in statuses if s is not None}
-        rows.append(CaseRow(case_id, statuses, len(present) > 1))
+        rows.append(CaseRow(case, statuses, len(present) > 1))
     return tuple(sorted(rows, key=lambda row: not row.disagree))

@@ -9,13 +9,13 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from generator.account.board import Board, Entrant, Standing, board_of
+from generator.account.board import Board, Entrant, Standing, board_of, contender_of
 from generator.document.redacted import RedactedRun
 
 
 def suite_board(runs: Sequence[RedactedRun]) -> dict[str, Any]:
     """The board of one suite's redacted ``runs``, as JSON (``board_json``)."""
-    return board_json(board_of(runs))
+    return board_json(board_of([contender_of(run) for run in runs]))
 
 
 def board_json(board: Board) -> dict[str, Any]:
@@ -32,7 +32,7 @@ def board_json(board: Board) -> dict[str, Any]:
             {
                 "case": row.case,
                 "disagree": row.disagree,
-                "statuses": [list(s) if s is not None else None for s in row.statuses],
+                "statuses": list(row.statuses),
             }
             for row in board.cases
         ],
@@ -40,22 +40,23 @@ def board_json(board: Board) -> dict[str, Any]:
 
 
 def _entrant(e: Entrant, names: tuple[str, ...]) -> dict[str, Any]:
-    went = e.tally.verdicts
+    run = e.run
+    went = run.tally.verdicts
     bounds = went.bounds
     return {
-        "target": e.target,
+        "target": run.target,
         "label": e.label,
-        "run_key": e.run_key,
-        "created_at": e.created_at,
-        "config_hash": e.config_hash,
+        "run_key": run.key,
+        "created_at": run.created_at,
+        "config_hash": run.config_hash,
         "passed": went.passed,
         "failed": went.failed,
         "unjudged": went.unjudged,
         "rate": went.rate,
         "rate_interval": None if bounds is None else [bounds.low, bounds.high],
-        "cost_per_case_usd": e.cost,
-        "cost_known": e.cost_known,
-        "latency_ms": e.latency_ms,
+        "cost_per_case_usd": run.cost,
+        "cost_known": run.cost_known,
+        "latency_ms": run.latency_ms,
         "pareto": e.pareto,
         "checks": {name: _standing(s) for name, s in zip(names, _by_name(e, names), strict=True)},
     }

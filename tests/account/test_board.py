@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 from scipy import stats
 
-from generator.account.board import board_of
+from generator.account.board import Board, board_of, contender_of
 from generator.account.run import account_of
 from generator.document.redacted import RedactedRun
 from tests._helpers import a_redacted_run, a_run, a_verdict
@@ -49,6 +49,10 @@ def _redacted(document: dict[str, Any]) -> RedactedRun:
     return a_redacted_run(**document)
 
 
+def _board(documents: list[dict[str, Any]]) -> Board:
+    return board_of([contender_of(_redacted(d)) for d in documents])
+
+
 THREE = [
     _run("big", 12, 0.12, "2026-12-01T10:00:00+00:00"),
     _run("mid", 11, 0.024, "2026-12-01T11:00:00+00:00"),
@@ -59,21 +63,21 @@ THREE = [
 
 def test_the_board_lists_each_targets_latest_run_with_its_own_pages_figures():
     runs = [_redacted(d) for d in THREE]
-    board = board_of(runs)
+    board = board_of([contender_of(run) for run in runs])
     assert [e.label for e in board.entrants] == ["local/big", "local/mid", "local/small"]
-    assert {e.run_key for e in board.entrants} == {r.key for r in runs[:3]}
+    assert {e.run.key for e in board.entrants} == {r.key for r in runs[:3]}
     for entrant in board.entrants:
-        run = next(r for r in runs if r.key == entrant.run_key)
+        run = next(r for r in runs if r.key == entrant.run.key)
         account = account_of(run)
-        assert entrant.tally == account.tally
-        assert entrant.tally.verdicts.bounds == account.tally.verdicts.bounds
+        assert entrant.run.tally == account.tally
+        assert entrant.run.tally.verdicts.bounds == account.tally.verdicts.bounds
         [mine] = entrant.checks
         assert mine.figures == account.checks[0]
     assert board.apart == ()
 
 
 def test_each_gap_to_the_best_is_scipys_mcnemar_with_holms_correction():
-    board = board_of([_redacted(d) for d in THREE[:3]])
+    board = _board(THREE[:3])
     best, mid, small = board.entrants
     assert best.checks[0].best and best.checks[0].tied
     # mid fails one case big passes, small nine: each split all one way
@@ -93,7 +97,7 @@ def test_the_frontier_is_the_targets_no_other_beats_on_both_rate_and_cost():
     dear = _run("dear", 11, 0.06, "2026-12-01T13:00:00+00:00")
     unknown = _run("unpriced", 12, 0.0, "2026-12-01T14:00:00+00:00")
     unknown["usage"]["target"]["every_cost_known"] = False
-    board = board_of([_redacted(d) for d in [*THREE[:3], dear, unknown]])
+    board = _board([*THREE[:3], dear, unknown])
     marked = {e.label: e.pareto for e in board.entrants}
     assert marked == {
         "local/big": True,
@@ -102,12 +106,12 @@ def test_the_frontier_is_the_targets_no_other_beats_on_both_rate_and_cost():
         "local/dear": False,
         "local/unpriced": False,
     }
-    assert next(e for e in board.entrants if e.label == "local/unpriced").cost is None
+    assert next(e for e in board.entrants if e.label == "local/unpriced").run.cost is None
 
 
 def test_a_target_whose_latest_run_follows_other_rules_is_listed_apart():
     other = _run("other", 12, 0.01, "2026-11-30T10:00:00+00:00", config_hash="0123456789abcdef")
-    board = board_of([_redacted(d) for d in [*THREE[:3], other]])
+    board = _board([*THREE[:3], other])
     assert [e.label for e in board.apart] == ["local/other"]
     assert all(e.label != "local/other" for e in board.entrants)
 
@@ -115,8 +119,8 @@ def test_a_target_whose_latest_run_follows_other_rules_is_listed_apart():
 def test_two_targets_of_one_model_are_told_apart_by_the_setting_that_differs():
     warm = _run("big", 12, 0.12, "2026-12-02T10:00:00+00:00")
     warm["target_config"]["values"]["temperature"] = 0.9
-    board = board_of([_redacted(d) for d in [THREE[0], warm]])
-    labels = {e.target: e.label for e in board.entrants}
+    board = _board([THREE[0], warm])
+    labels = {e.run.target: e.label for e in board.entrants}
     assert len(labels) == 2
     plain = next(t for t, label in labels.items() if "temperature" not in label)
     assert sorted(labels.values()) == [
