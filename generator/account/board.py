@@ -24,9 +24,10 @@ from typing import NamedTuple
 
 from generator.account.charts import STATUS_LETTER
 from generator.account.costs import Bill, bill
-from generator.account.figures import CheckFigures, check_figures
+from generator.account.figures import CheckFigures
+from generator.account.run import account_of
 from generator.account.significance import ALPHA, holm, mcnemar
-from generator.account.tally import Tally, tally_of
+from generator.account.tally import Tally
 from generator.document.redacted import RedactedRun
 
 
@@ -61,7 +62,8 @@ class Contender(NamedTuple):
 def contender_of(run: RedactedRun) -> Contender:
     """What the board needs of ``run``."""
     identity, name = target_of(run)
-    checks = tuple(f for f in check_figures(run) if not f.whole_run)
+    account = account_of(run)
+    checks = tuple(f for f in account.checks if not f.whole_run)
     verdicts = []
     for case in run.results:
         if case.suspended:
@@ -83,7 +85,7 @@ def contender_of(run: RedactedRun) -> Contender:
         settings=tuple(
             (k, str(v)) for k, v in sorted(values.items()) if k not in ("provider", "model")
         ),
-        tally=tally_of(run),
+        tally=account.tally,
         checks=checks,
         verdicts=tuple(verdicts),
         cost=cost,

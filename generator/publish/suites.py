@@ -16,6 +16,7 @@ from collections.abc import Callable, Mapping, Sequence
 from generator.publish.cache import RunCache
 from generator.publish.plan import Plan, digest
 from generator.publish.source import Listed
+from generator.site.board import board_for
 from generator.site.history import SuiteRuns
 from generator.site.pages import Site
 from generator.site.summary import RunSummary
@@ -52,6 +53,9 @@ def home_and_suites(
         for h in history:
             runs = plan.suites[(h.tenant, h.suite)]
             pages.append((site.locale, suite_page(cache, site, h, runs)))
+            board = board_page(cache, site, h, runs)
+            if board is not None:
+                pages.append((site.locale, board))
             entries += search_entries(cache, site, h, runs)
         searched[site.locale] = entries
     return pages, searched
@@ -60,6 +64,16 @@ def home_and_suites(
 def suite_page(cache: RunCache, site: Site, history: SuiteRuns, runs: Sequence[Listed]) -> Page:
     """A suite's page, its article written again only when the suite's history moved."""
     return site.suite(history, _kept(cache, "suite", site, history, runs, site.suite_body))
+
+
+def board_page(
+    cache: RunCache, site: Site, history: SuiteRuns, runs: Sequence[Listed]
+) -> Page | None:
+    """A suite's board page, where its runs measured more than one target; its article written
+    again only when the suite's history moved."""
+    if board_for(history) is None:
+        return None
+    return site.board(history, _kept(cache, "board", site, history, runs, site.board_text))
 
 
 def search_entries(

@@ -130,7 +130,7 @@ def site_config(
         "markdown_extensions": [{"toc": {"permalink": False}}],
         "extra_javascript": [path for path in ASSETS if path.endswith(".js")],
         "extra_css": [*(path for path in ASSETS if path.endswith(".css")), *look.css],
-        "not_in_nav": "/*/runs/\n/*/diffs/\n",
+        "not_in_nav": "/*/runs/\n/*/diffs/\n/*/boards/\n",
     }
 
 

@@ -15,7 +15,16 @@ from generator.site.cases import case_anchor
 from generator.site.charts import Chart, history_axis, history_chart, rate_chart, sparkline
 from generator.site.shell import placeholder_markdown
 from generator.site.summary import CheckKey, RunSummary
-from generator.site.writer import Page, Writer, href, page_address, run_path, suite_path, yaml_title
+from generator.site.writer import (
+    Page,
+    Writer,
+    board_path,
+    href,
+    page_address,
+    run_path,
+    suite_path,
+    yaml_title,
+)
 
 LATEST = 12
 """Runs listed on the home page."""
@@ -43,6 +52,11 @@ class SuiteRuns:
     def heading(self) -> str:
         """The suite as its pages, the home page and the search name it."""
         return f"{self.tenant} · {self.suite}"
+
+    @property
+    def targets(self) -> int:
+        """How many targets its runs measured: a suite of more than one has a board."""
+        return len({run.contender.target for run in self.runs if run.contender is not None})
 
     def status(self, run: RunSummary) -> Status:
         """A run's status at a glance (``Tally.status``)."""
@@ -175,6 +189,9 @@ class HistoryPages(Writer):
             runs=runs,
             reference=shown_reference,
             grid=self.case_grid(history, path),
+            board_href=href(path, board_path(history.tenant, history.suite))
+            if history.targets > 1
+            else None,
         ).html
 
     def check_heading(self, key: CheckKey, keys: list[CheckKey]) -> str:

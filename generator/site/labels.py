@@ -45,6 +45,33 @@ EN: dict[str, str] = {
     "diff.charts": "Both runs' samples, check by check",
     "column.change": "Change",
     "column.verdict": "Verdict",
+    "board.title": "{suite}: targets side by side",
+    "board.link": "Targets side by side",
+    "board.rules": "rules",
+    "board.legend": (
+        "The latest run of each target of this suite that follows the rules of its newest run. "
+        "Each check's best target is the one that passed the most of its cases; each other "
+        "target is tested against it over the cases both judged (exact McNemar test), with "
+        "Holm's correction across the targets: tied where the gap could be chance."
+    ),
+    "board.targets": "Targets",
+    "board.target": "Target",
+    "board.cost": "Cost per case",
+    "board.latency": "Median latency",
+    "board.pareto": "no other target passes as much for less, or more for as little",
+    "board.chart": "Pass rate against cost per case",
+    "board.checks": "Check by check",
+    "board.checks.legend": (
+        "Each target's pass rate on the check, with its Wilson 95% interval; p against the "
+        "check's best, and in brackets after Holm's correction."
+    ),
+    "board.standing.best": "best",
+    "board.standing.tied": "tied with the best",
+    "board.standing.behind": "behind beyond chance",
+    "board.cases": "Case by case",
+    "board.cases.differ.one": "{count} case where the targets' verdicts differ comes first; each cell opens the case in that target's run.",
+    "board.cases.differ.other": "{count} cases where the targets' verdicts differ come first; each cell opens the case in that target's run.",
+    "board.apart": "Targets whose latest run follows other rules (not compared)",
     "column.rate_95": "Pass rate (95%)",
     "column.score_95": "Mean score (95%)",
     "column.inspect_stderr": "Inspect's stderr",
@@ -263,6 +290,35 @@ IT: dict[str, str] = {
     "diff.charts": "I campioni delle due esecuzioni, controllo per controllo",
     "column.change": "Variazione",
     "column.verdict": "Esito del confronto",
+    "board.title": "{suite}: i target a confronto",
+    "board.link": "I target a confronto",
+    "board.rules": "regole",
+    "board.legend": (
+        "L'ultima esecuzione di ogni target di questa suite che segue le regole della sua "
+        "esecuzione più recente. Il target migliore di un controllo è quello che ne ha superato "
+        "più casi; ogni altro target è messo alla prova contro di esso sui casi giudicati da "
+        "entrambi (test esatto di McNemar), con la correzione di Holm tra i target: alla pari "
+        "dove il divario potrebbe essere caso."
+    ),
+    "board.targets": "Target",
+    "board.target": "Target",
+    "board.cost": "Costo per caso",
+    "board.latency": "Latenza mediana",
+    "board.pareto": "nessun altro target supera altrettanto spendendo meno, o di più spendendo altrettanto",
+    "board.chart": "Quota di superati rispetto al costo per caso",
+    "board.checks": "Controllo per controllo",
+    "board.checks.legend": (
+        "La quota di superati di ogni target nel controllo, con il suo intervallo di Wilson al "
+        "95%; la p rispetto al migliore del controllo e, tra parentesi, dopo la correzione di "
+        "Holm."
+    ),
+    "board.standing.best": "il migliore",
+    "board.standing.tied": "alla pari con il migliore",
+    "board.standing.behind": "dietro oltre il caso",
+    "board.cases": "Caso per caso",
+    "board.cases.differ.one": "{count} caso in cui gli esiti dei target differiscono viene per primo; ogni cella apre il caso nell'esecuzione di quel target.",
+    "board.cases.differ.other": "{count} casi in cui gli esiti dei target differiscono vengono per primi; ogni cella apre il caso nell'esecuzione di quel target.",
+    "board.apart": "Target la cui ultima esecuzione segue altre regole (non confrontati)",
     "column.rate_95": "Superati (95%)",
     "column.score_95": "Punteggio medio (95%)",
     "column.inspect_stderr": "Errore standard di Inspect",

@@ -24,10 +24,10 @@ from generator.reading.facts import Reading
 from generator.reading.formats import Formats
 from generator.reading.plurals import worded
 from generator.reading.refusals import refuse_crossing
+from generator.site.board import BoardPages
 from generator.site.cases import step_text
 from generator.site.chance import chance_rows
 from generator.site.charts import Chart, compare_charts, interval_chart
-from generator.site.history import HistoryPages
 from generator.site.readings import MARKED, alone, on_the_line
 from generator.site.tables import NO_TABLE, Table, case_rows, compared_table, figures_of
 from generator.site.writer import Body, diff_path, href, reading_sections, run_path, suite_path
@@ -67,7 +67,7 @@ def side(check: Check | None, digits: int, figures: Formats) -> Side | None:
     return Side(score=score, interval=interval, status=shown.status)
 
 
-class Site(HistoryPages):
+class Site(BoardPages):
     """Renders every page of one language."""
 
     def cost(self, usage: CallTotals) -> str:

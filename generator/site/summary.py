@@ -13,6 +13,7 @@ import json
 from dataclasses import dataclass
 from typing import Any
 
+from generator.account.board import Contender, contender_of
 from generator.account.figures import CheckFigures
 from generator.account.run import account_of
 from generator.account.tally import CaseStatus, Tally
@@ -41,6 +42,8 @@ class RunSummary:
     """A digest of the target's published configuration."""
     cases: tuple[tuple[str, CaseStatus], ...] = ()
     """Each case's id and how it went."""
+    contender: Contender | None = None
+    """What the suite's board needs of the run (``account.board``)."""
 
     def check(self, key: CheckKey) -> CheckFigures | None:
         return next((c for c in self.checks if (c.whole_run, c.name) == key), None)
@@ -66,4 +69,5 @@ def summarise(run: RedactedRun) -> RunSummary:
         judge=_digest(run.judge_config.model_dump(mode="json")),
         target=_digest(run.target_config.model_dump(mode="json")),
         cases=tuple((line.case, line.status) for line in account.cases),
+        contender=contender_of(run),
     )

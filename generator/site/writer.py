@@ -78,6 +78,13 @@ def suite_path(tenant: str, suite: str) -> str:
     return f"suites/{tenant}/{suite}.md"
 
 
+def board_path(tenant: str, suite: str) -> str:
+    """A suite's board: ``boards/<tenant>/<suite>/``, served as a suite's page is."""
+    if suite.casefold() in INDEXES:
+        return f"boards/{tenant}/{suite}/index.md"
+    return f"boards/{tenant}/{suite}.md"
+
+
 def diff_path(tenant: str, suite: str, key: str, other: str) -> str:
     return f"diffs/{tenant}/{suite}/{key}/{other}.md"
 
