@@ -43,10 +43,10 @@ Test = list[Row]
 
 def runs_of(output: Output, options: Options) -> list[dict[str, Any]]:
     """The run documents of one eval, one per prompt × provider, in the eval's order."""
+    columns = _columns(output, output.results.results)
     rows = sorted(output.results.results, key=lambda r: (r.testIdx, r.promptIdx))
     if not rows:
         raise DocumentRefused("results.results", "no rows, so there is nothing to import")
-    columns = _columns(output, rows)
     ids = _case_ids(rows)
     names = _names(output, options)
     created = _created(output.results.timestamp)

@@ -55,7 +55,13 @@ def opened(path: Path, limits: Limits) -> Output:
     _known(results.get("version") if isinstance(results, dict) else None, "results.version")
     rows = results.get("results") if isinstance(results, dict) else None
     _counted(rows if isinstance(rows, list) else [], limits)
-    return validate(Output, found)
+    return _typed(found)
+
+
+def _typed(found: dict[str, Any]) -> Output:
+    """``found`` as an ``Output``. A refusal names the key in full: every key it can name is one
+    of promptfoo's (the payload below them is typed ``Any``, never looked into)."""
+    return validate(Output, found, name_unknown=True)
 
 
 def _rows(data: bytes, path: Path, limits: Limits) -> Output:
@@ -76,7 +82,7 @@ def _rows(data: bytes, path: Path, limits: Limits) -> Output:
     except OSError as error:
         raise Refused(f"{path}: cannot be read ({error.strerror or error})") from None
     results = {"version": RESULTS_VERSION, "timestamp": moment.isoformat(), "results": rows}
-    return validate(Output, {"evalId": "", "results": results})
+    return _typed({"evalId": "", "results": results})
 
 
 def _known(version: Any, where: str) -> None:
