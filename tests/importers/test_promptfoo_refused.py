@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from tests._helpers import archive_state
+from tests._helpers import archive_state, git
 from tests.conftest import CORPUS
 
 RUN1 = CORPUS / "promptfoo" / "run1"
@@ -120,3 +120,22 @@ def test_rows_alone_name_no_suite_so_one_must_be_given(runsite, archive):
         "--tenant",
         "acme",
     )
+
+
+@pytest.mark.parametrize("name", ["eval.json", "eval.jsonl"])
+def test_more_rows_than_limits_samples_are_refused_and_raising_it_lets_them_in(
+    runsite, archive, name
+):
+    config = archive / "runsite.toml"
+    plain = config.read_text(encoding="utf-8")
+    config.write_text(plain + "\n[limits]\nsamples = 10\n", encoding="utf-8")
+    git(archive, "commit", "-qam", "ten rows")
+    where = "results.results" if name == "eval.json" else "line 11"
+    problem = f"{where}: more than 10 rows, the limit of [limits] samples in runsite.toml"
+    _refused(runsite, archive, RUN1 / name, problem, "--tenant", "acme", "--suite", "s")
+    config.write_text(plain + "\n[limits]\nsamples = 24\n", encoding="utf-8")
+    git(archive, "commit", "-qam", "24 rows")
+    done = runsite(
+        "import", "--root", str(archive), "--tenant", "acme", "--suite", "s", str(RUN1 / name)
+    )
+    assert done.exit_code == 0, done.output

@@ -54,7 +54,7 @@ def opened(path: Path, limits: Limits) -> Output:
     results = found.get("results")
     _known(results.get("version") if isinstance(results, dict) else None, "results.version")
     rows = results.get("results") if isinstance(results, dict) else None
-    _counted(rows if isinstance(rows, list) else [], limits)
+    _counted(rows if isinstance(rows, list) else [], limits, "results.results")
     return _typed(found)
 
 
@@ -74,7 +74,7 @@ def _rows(data: bytes, path: Path, limits: Limits) -> Output:
         except DocumentRefused as refused:
             raise DocumentRefused(f"line {number}", refused.problem) from None
         rows.append(row)
-        _counted(rows, limits)
+        _counted(rows, limits, f"line {number}")
     if not rows:
         raise DocumentRefused("", "no rows, so there is nothing to import")
     try:
@@ -95,8 +95,6 @@ def _known(version: Any, where: str) -> None:
         )
 
 
-def _counted(rows: list[Any], limits: Limits) -> None:
+def _counted(rows: list[Any], limits: Limits, where: str) -> None:
     if len(rows) > limits.samples:
-        raise DocumentRefused(
-            "results.results", f"more than {limits.samples} rows, {raised_by('samples')}"
-        )
+        raise DocumentRefused(where, f"more than {limits.samples} rows, {raised_by('samples')}")
