@@ -132,6 +132,10 @@ def test_jsonl_rows_read_as_the_jsons_cases_and_verdicts():
         rows = _runs(PROMPTFOO / run / "eval.jsonl", Options(tenant="acme", suite="fixture"))
         full = _runs(PROMPTFOO / run / "eval.json")
         assert [r.suite for r in rows] == ["fixture"] * 4
+        assert [r.target_config.values for r in rows] == [
+            {"provider": "openai", "model": f"chat:model-{m} (prompt {p})"}
+            for m, p in (("a", 1), ("a", 2), ("b", 1), ("b", 2))
+        ]
         assert [[c.model_dump() for c in r.results] for r in rows] == [
             [c.model_dump() for c in r.results] for r in full
         ]

@@ -32,6 +32,7 @@ from generator.document.codec import canonical, compact
 from generator.document.numbers import at_precision, meets
 from generator.importers.inspect_ai.scores import digest
 from generator.importers.promptfoo.output import Component, Row
+from generator.importers.said import joined, said, text
 
 TEST = "test"
 """The name of the check that is the test's own pass."""
@@ -97,9 +98,9 @@ def checks_of(asserts: list[dict[str, Any]], threshold: float | None) -> list[Ch
 def judged(check: Check, row: Row, position: int) -> Judged:
     """``row``'s result for ``check``, the ``position``-th check of its test."""
     if row.gradingResult is None:
-        return Judged(None, False, _text(row.error) or "promptfoo recorded no grading")
+        return Judged(None, False, text(row.error) or "promptfoo recorded no grading")
     if check.declared is None:
-        return Judged(at_precision(row.score), row.success, _text(row.error) or "")
+        return Judged(at_precision(row.score), row.success, text(row.error) or "")
     component = _component(check, row, position)
     if component is None:
         return Judged(None, False, "promptfoo recorded no result for this assertion")
@@ -109,7 +110,7 @@ def judged(check: Check, row: Row, position: int) -> Judged:
     return Judged(
         at_precision(component.score),
         component.pass_,
-        _text(component.reason) or "",
+        text(component.reason) or "",
         bool(tokens and tokens.numRequests) or grading is not None,
         grading if isinstance(grading, str) else None if grading is None else compact(grading),
     )
@@ -142,18 +143,18 @@ def verdict(check: Check, results: list[Judged]) -> dict[str, Any]:
     threshold = 0.0 if check.measure else _threshold(check.threshold, passed, score)
     if beyond is not None:
         metadata["value"] = beyond
-        reason = _joined(reason, f"promptfoo scored {beyond:.6f}, outside the 0 to 1 of a score")
+        reason = joined(reason, f"promptfoo scored {beyond:.6f}, outside the 0 to 1 of a score")
     elif score is not None and threshold is None:
         metadata["value"] = score
-        reason = _joined(reason, "promptfoo failed it at the top of the scale")
+        reason = joined(reason, "promptfoo failed it at the top of the scale")
     if score is None or beyond is not None or threshold is None:
         error = {"threshold": check.threshold or 0.0, "score": None, "status": "error"}
-        return head | error | {"metadata": metadata} | _said(reason)
+        return head | error | {"metadata": metadata} | said(reason)
     status = "pass" if meets(score, threshold) else "fail"
     found = head | {"threshold": threshold, "score": score, "status": status, "metadata": metadata}
     if len(results) > 1:
         found |= {"samples": scores, "sample_min": min(scores), "sample_max": max(scores)}
-    return found | _said(reason)
+    return found | said(reason)
 
 
 def _component(check: Check, row: Row, position: int) -> Component | None:
@@ -193,17 +194,3 @@ def _unit(value: Any) -> float | None:
 
 def _number(value: Any) -> bool:
     return isinstance(value, int | float) and not isinstance(value, bool)
-
-
-def _text(value: Any) -> str | None:
-    if value is None:
-        return None
-    return value if isinstance(value, str) else compact(value)
-
-
-def _joined(first: str | None, second: str) -> str:
-    return f"{first}\n{second}" if first else second
-
-
-def _said(reason: str | None) -> dict[str, Any]:
-    return {"reason": reason} if reason else {}

@@ -25,7 +25,6 @@
 from __future__ import annotations
 
 import hashlib
-from datetime import datetime
 from typing import Any
 
 from generator.document.codec import compact
@@ -36,6 +35,7 @@ from generator.importers.inspect_ai.scores import digest
 from generator.importers.options import Options
 from generator.importers.promptfoo.checks import Check, checks_of, judged, verdict
 from generator.importers.promptfoo.output import Output, Row, RowTokens, Tokens
+from generator.importers.said import moment
 
 Test = list[Row]
 """One test's rows on one prompt × provider: its repeats."""
@@ -49,7 +49,7 @@ def runs_of(output: Output, options: Options) -> list[dict[str, Any]]:
         raise DocumentRefused("results.results", "no rows, so there is nothing to import")
     ids = _case_ids(rows)
     names = _names(output, options)
-    created = _created(output.results.timestamp)
+    created = moment(output.results.timestamp, "results.timestamp")
     found = []
     for column, (provider, prompt, raw) in columns.items():
         mine = [r for r in rows if r.promptIdx == column]
@@ -138,10 +138,10 @@ def _columns(output: Output, rows: list[Row]) -> dict[int, tuple[str, str, Any]]
                     f"not one of the eval's {len(declared)} prompts × providers",
                 )
         return found
-    seen = {row.promptIdx: row for row in rows}
-    places = _prompt_places([(row.prompt.label if row.prompt else None, None) for row in rows])
-    for n, (index, row) in enumerate(sorted(seen.items())):
-        found[index] = (row.provider.id, f"prompt {places[n]}", None)
+    seen = sorted({row.promptIdx: row for row in rows}.items())
+    places = _prompt_places([(row.prompt.label if row.prompt else None, None) for _, row in seen])
+    for (index, row), place in zip(seen, places, strict=True):
+        found[index] = (row.provider.id, f"prompt {place}", None)
     return found
 
 
@@ -195,16 +195,6 @@ def _names(output: Output, options: Options) -> dict[str, str]:
             else "a .jsonl names no suite: --suite names it",
         )
     return {"tenant": tenant, "environment": "promptfoo", "suite": suite}
-
-
-def _created(timestamp: str) -> str:
-    try:
-        moment = datetime.fromisoformat(timestamp)
-    except ValueError:
-        raise DocumentRefused("results.timestamp", "not an ISO-8601 timestamp") from None
-    if moment.tzinfo is None:
-        raise DocumentRefused("results.timestamp", "an ISO-8601 timestamp without its UTC offset")
-    return moment.isoformat(timespec="microseconds")
 
 
 def _response(row: Row) -> dict[str, Any]:
