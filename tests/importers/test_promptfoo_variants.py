@@ -96,3 +96,10 @@ def test_a_score_outside_zero_to_one_is_an_error_that_keeps_the_number(write_jso
         row["gradingResult"]["componentResults"][0]["score"] = 3
     keyword = _runs(write_json, found)[0].results[0].verdicts[0]
     assert (keyword.status, keyword.score, keyword.metadata["value"]) == ("error", None, 3.0)
+
+
+def test_a_prompt_and_provider_without_rows_makes_no_run(write_json):
+    found = _eval()
+    rows = found["results"]["results"]
+    found["results"]["results"] = [r for r in rows if r["promptIdx"] != 3]
+    assert len(_runs(write_json, found)) == 3

@@ -42,7 +42,8 @@ Test = list[Row]
 
 
 def runs_of(output: Output, options: Options) -> list[dict[str, Any]]:
-    """The run documents of one eval, one per prompt × provider, in the eval's order."""
+    """The run documents of one eval, one per prompt × provider that has rows, in the eval's
+    order (promptfoo may list a prompt that no provider was given)."""
     columns = _columns(output, output.results.results)
     rows = sorted(output.results.results, key=lambda r: (r.testIdx, r.promptIdx))
     if not rows:
@@ -53,7 +54,8 @@ def runs_of(output: Output, options: Options) -> list[dict[str, Any]]:
     found = []
     for column, (provider, prompt, raw) in columns.items():
         mine = [r for r in rows if r.promptIdx == column]
-        found.append(_run(output, mine, ids, names, created, provider, prompt, raw))
+        if mine:
+            found.append(_run(output, mine, ids, names, created, provider, prompt, raw))
     return found
 
 
