@@ -1,5 +1,5 @@
 """``runsite.toml``: the site's name and language, the disclosure, how Inspect logs are judged,
-and what an import may cost, reviewed like code."""
+the tenant of promptfoo evals, and what an import may cost, reviewed like code."""
 
 from __future__ import annotations
 
@@ -70,6 +70,20 @@ class Inspect(BaseModel):
         return self.categorical if categorical else 0.0
 
 
+class Promptfoo(BaseModel):
+    """The ``[promptfoo]`` table: the tenant of an imported promptfoo eval, where ``--tenant``
+    names none (promptfoo's output names no tenant)."""
+
+    model_config = ConfigDict(frozen=True, strict=True, extra="forbid")
+
+    tenant: Name | None = None
+
+    @field_validator("tenant")
+    @classmethod
+    def _fit(cls, tenant: str | None) -> str | None:
+        return Inspect._fit(tenant)
+
+
 MB = 1_000_000
 """The unit of the sizes in ``[limits]``."""
 
@@ -94,7 +108,7 @@ class Limits(BaseModel):
     """A run document: a file imported, one an Inspect log makes, one a build reads."""
     log_mb: Size = 200
     """An Inspect log: a file, its JSON (an .eval's members as they inflate, together), and
-    the attachments it inlines, each."""
+    the attachments it inlines, each; a promptfoo output file."""
     member_mb: Size = 100
     """One member of an .eval log, as it inflates."""
     depth: Annotated[int, Field(ge=1, le=DEEPEST)] = 64
@@ -103,7 +117,7 @@ class Limits(BaseModel):
     """The epochs an Inspect eval may declare."""
     samples: Size = 100_000
     """The samples (of every epoch) an Inspect log may hold: an .eval's directory is read no
-    further than that many members, and a few more."""
+    further than that many members, and a few more; the rows of a promptfoo output."""
 
     def size(self, key: SizeKey) -> int:
         """The size limit ``key``, in bytes."""
@@ -130,6 +144,7 @@ class Config(BaseModel):
     archive: Where = Field(default=Where())
     disclosure: Disclosure = Field(default=NOTHING)
     inspect: Inspect = Field(default_factory=Inspect)
+    promptfoo: Promptfoo = Field(default_factory=Promptfoo)
     limits: Limits = Field(default_factory=Limits)
 
 

@@ -60,8 +60,12 @@ def init(folder: Path) -> int:
 @cli.command("import")
 @click.argument("paths", nargs=-1, required=True, type=click.Path(path_type=Path))
 @click.option("--skip-invalid", is_flag=True, help="Archive the valid documents; list the rest.")
-@click.option("--tenant", help="The tenant of each Inspect log (else its eval metadata's).")
-@click.option("--suite", help="The suite of each Inspect log (else its task's name).")
+@click.option(
+    "--tenant", help="The tenant of each Inspect log or promptfoo eval (else runsite.toml's)."
+)
+@click.option(
+    "--suite", help="The suite of each Inspect log or promptfoo eval (else its task or config's)."
+)
 @root_option
 def import_(
     paths: tuple[Path, ...],
@@ -70,12 +74,13 @@ def import_(
     suite: str | None,
     root: Path | None,
 ) -> int:
-    """Archive run documents and Inspect AI logs: files, folders, digline stores (.digline/),
-    .eval and .json logs, in one commit.
+    """Archive run documents, Inspect AI logs and promptfoo evals: files, folders, digline
+    stores (.digline/), .eval and .json logs, promptfoo's .json and .jsonl, in one commit.
 
     One bad document refuses the whole batch, naming every bad file. A store's baseline
     becomes its suite's reference. An Inspect log is judged by runsite.toml's [inspect]
-    thresholds. Exit 64 if anything was refused or skipped.
+    thresholds. A promptfoo eval is a run per prompt × provider. Exit 64 if anything was
+    refused or skipped.
 
     Example: runsite import logs/ --tenant acme
     """
@@ -90,7 +95,8 @@ def import_(
             raise Refused(f"{option}: {problem}")
     archive = open_archive(root)
     files = files_of(paths)
-    options = Options(tenant, suite, archive.config.inspect, archive.config.limits)
+    config = archive.config
+    options = Options(tenant, suite, config.inspect, config.promptfoo, config.limits)
     with _progress(files) as reading:
         batch = read_files(reading, options)
     for arrival in batch.arrivals:

@@ -1,7 +1,8 @@
 """Importers: each format runsite reads into the archive, and which one a file belongs to.
 
 An importer is a module with ``NAME``, ``claims(path) -> bool`` and ``read(path, options) ->
-Arrival``. They read and never write; the archive decides what is kept.
+list[Arrival]`` (a promptfoo eval is a run per prompt × provider). They read and never write;
+the archive decides what is kept.
 """
 
 from __future__ import annotations
@@ -13,12 +14,13 @@ from types import ModuleType
 
 from generator.archive import Arrival
 from generator.errors import DocumentRefused, Refused
-from generator.importers import digline, inspect_ai
+from generator.importers import digline, inspect_ai, promptfoo
 from generator.importers.options import Options
 
-IMPORTERS: tuple[ModuleType, ...] = (inspect_ai, digline)
+IMPORTERS: tuple[ModuleType, ...] = (inspect_ai, promptfoo, digline)
 """In the order they are asked; the first that claims a file reads it (an Inspect ``.json`` log
-is told by its first bytes, so it is asked before digline, which claims any ``.json``)."""
+and a promptfoo ``.json`` are told by their first bytes, so they are asked before digline, which
+claims any ``.json``)."""
 
 
 @dataclass
@@ -68,9 +70,11 @@ def read_files(files: Iterable[Path], options: Options | None = None) -> Batch:
         try:
             if importer is None:
                 raise DocumentRefused(
-                    "", "not a format runsite imports (a digline .json, an Inspect .eval or .json)"
+                    "",
+                    "not a format runsite imports (a digline .json, an Inspect .eval or .json, "
+                    "promptfoo's .json or .jsonl)",
                 )
-            batch.arrivals.append(importer.read(path, options or Options()))
+            batch.arrivals += importer.read(path, options or Options())
         except DocumentRefused as refused:
             batch.refused.append(refused.located(refused.source or str(path)))
     return batch

@@ -24,7 +24,7 @@ def claims(path: Path) -> bool:
     return path.suffix == ".json" and (STORE not in path.parts or _in_store(path) is not None)
 
 
-def read(path: Path, options: Options) -> Arrival:
+def read(path: Path, options: Options) -> list[Arrival]:
     """One document, read, migrated and validated; a refusal names the file.
 
     A document names its own tenant and suite: one that contradicts ``--tenant`` or ``--suite``
@@ -40,7 +40,7 @@ def read(path: Path, options: Options) -> Arrival:
                 )
     except DocumentRefused as refused:
         raise refused.located(str(path)) from None
-    return Arrival(str(path), data, reading, baseline=_in_store(path) == "baselines")
+    return [Arrival(str(path), data, reading, baseline=_in_store(path) == "baselines")]
 
 
 def _in_store(path: Path) -> str | None:

@@ -1,11 +1,11 @@
 """What an import is told beyond the files: names from the command line, and the archive's
-``[inspect]`` thresholds and ``[limits]``."""
+``[inspect]`` thresholds, ``[promptfoo]`` tenant and ``[limits]``."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from generator.archive.config import Inspect, Limits
+from generator.archive.config import Inspect, Limits, Promptfoo
 
 
 @dataclass(frozen=True)
@@ -17,4 +17,5 @@ class Options:
     suite: str | None = None
     """``--suite``: the suite of every run imported, likewise."""
     inspect: Inspect = field(default_factory=Inspect)
+    promptfoo: Promptfoo = field(default_factory=Promptfoo)
     limits: Limits = field(default_factory=Limits)

@@ -209,7 +209,8 @@ def test_a_file_no_importer_reads_is_refused_by_name(runsite, archive, tmp_path)
     result = runsite("import", "--root", str(archive), str(log))
     assert result.exit_code == 64
     assert result.stderr.splitlines()[0] == (
-        f"runsite: {log}: not a format runsite imports (a digline .json, an Inspect .eval or .json)"
+        f"runsite: {log}: not a format runsite imports (a digline .json, an Inspect .eval or "
+        ".json, promptfoo's .json or .jsonl)"
     )
 
 

@@ -41,7 +41,10 @@ def test_only_a_stores_baseline_becomes_a_reference(tmp_path):
         path.write_bytes(
             (CORPUS / "digline-local" / "baseline-support__promoted-from-run1.json").read_bytes()
         )
-    assert [digline.read(path, Options()).baseline for path in (baseline, loose)] == [True, False]
+    assert [digline.read(path, Options())[0].baseline for path in (baseline, loose)] == [
+        True,
+        False,
+    ]
 
 
 def test_a_folder_is_searched_in_a_stable_order_and_never_inside_dot_git(tmp_path):

@@ -39,7 +39,7 @@ def claims(path: Path) -> bool:
         return False
 
 
-def read(path: Path, options: Options) -> Arrival:
+def read(path: Path, options: Options) -> list[Arrival]:
     """One log as one run document; a refusal names the file and the key. The run arrives as
     its bytes read back, so what the archive holds and what the import reports are one run."""
     try:
@@ -48,4 +48,4 @@ def read(path: Path, options: Options) -> Arrival:
         reading = read_run(data)
     except DocumentRefused as refused:
         raise refused.located(str(path)) from None
-    return Arrival(str(path), data, reading)
+    return [Arrival(str(path), data, reading)]

@@ -30,7 +30,6 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable
-from datetime import datetime
 from functools import partial
 from typing import Any, TypeVar
 
@@ -53,6 +52,7 @@ from generator.importers.inspect_ai.scores import (
 )
 from generator.importers.inspect_ai.steps import Bill, SampleTrace, trajectory_of
 from generator.importers.options import Options
+from generator.importers.said import moment
 
 T = TypeVar("T")
 
@@ -283,13 +283,7 @@ def _names(header: Header, options: Options) -> dict[str, str]:
 
 
 def _created(created: str) -> str:
-    try:
-        moment = datetime.fromisoformat(created)
-    except ValueError:
-        raise DocumentRefused("eval.created", "not an ISO-8601 timestamp") from None
-    if moment.tzinfo is None:
-        raise DocumentRefused("eval.created", "an ISO-8601 timestamp without its UTC offset")
-    return moment.isoformat(timespec="microseconds")
+    return moment(created, "eval.created")
 
 
 def _commit(header: Header) -> str | None:

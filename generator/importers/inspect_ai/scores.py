@@ -26,10 +26,13 @@ from collections.abc import Iterable, Iterator, Sequence, Set
 from dataclasses import dataclass
 from typing import Any
 
-from generator.document.codec import canonical, compact
+from generator.document.codec import canonical
 from generator.document.numbers import at_precision, meant, meets
 from generator.document.values import BEYOND_PROBLEM, json_type
 from generator.importers.inspect_ai.log import EvalScore, Sample
+from generator.importers.said import joined as _joined
+from generator.importers.said import said as _said
+from generator.importers.said import text as _text
 
 LETTERS = {"C": 1.0, "I": 0.0, "P": 0.5, "N": 0.0}
 """Inspect's letters: correct, incorrect, partial, no answer."""
@@ -231,17 +234,3 @@ def aggregates(scores: Sequence[EvalScore], own_scale: Set[str]) -> list[dict[st
 
 def _mean(scores: list[float]) -> float | None:
     return at_precision(sum(scores) / len(scores)) if scores else None
-
-
-def _text(value: Any) -> str | None:
-    if value is None:
-        return None
-    return value if isinstance(value, str) else compact(value)
-
-
-def _joined(first: str | None, second: str) -> str:
-    return f"{first}\n{second}" if first else second
-
-
-def _said(reason: str | None) -> dict[str, Any]:
-    return {"reason": reason} if reason else {}
