@@ -10,10 +10,13 @@
   digest of its vars; tests that share a description (a test whose vars expand to several) each
   add the digest of their vars and assertions. Rows of one test, prompt and provider are its
   repeats (``--repeat``), in the order promptfoo ran them. See ``checks`` for the verdicts.
-- **Identity.** An eval measures every prompt × provider at one moment, and a run's key is its
-  time and its ``config_hash``: so the hash is the digest of ``{"repeats", "rules": [[check,
-  threshold, measure], …] sorted, "target": {"prompt", "provider"}}``, and two evals of one
-  config give each prompt × provider the same hash, check by check.
+- **Identity.** The ``config_hash`` is the identity of the rules, as digline's is: the digest of
+  ``{"repeats", "rules": [[check, threshold, measure], …] sorted}``, the same for every prompt ×
+  provider of an eval and for two evals of one config, so a suite's board compares the targets
+  and ``diff`` puts two of them side by side. An eval measures every prompt × provider at one
+  moment, and a run's key is its time and its hash: each prompt × provider after the first is
+  dated a microsecond after the one before it, in the eval's order, so each run has a key of
+  its own, and the same key in every import of the eval.
 - **Payload** stays inside the document's payload fields: the rendered prompt and the output on
   each recorded response, reasons and error text as the verdict's reason, rendered grader
   prompts in the verdict's metadata, the vars and the eval's ids in the run's metadata, the
@@ -25,6 +28,7 @@
 from __future__ import annotations
 
 import hashlib
+from datetime import datetime, timedelta
 from typing import Any
 
 from generator.document.codec import compact
@@ -50,12 +54,13 @@ def runs_of(output: Output, options: Options) -> list[dict[str, Any]]:
         raise DocumentRefused("results.results", "no rows, so there is nothing to import")
     ids = _case_ids(rows)
     names = _names(output, options)
-    created = moment(output.results.timestamp, "results.timestamp")
-    found = []
+    created = datetime.fromisoformat(moment(output.results.timestamp, "results.timestamp"))
+    found: list[dict[str, Any]] = []
     for column, (provider, prompt, raw) in columns.items():
         mine = [r for r in rows if r.promptIdx == column]
         if mine:
-            found.append(_run(output, mine, ids, names, created, provider, prompt, raw))
+            at = (created + timedelta(microseconds=len(found))).isoformat(timespec="microseconds")
+            found.append(_run(output, mine, ids, names, at, provider, prompt, raw))
     return found
 
 
@@ -78,15 +83,12 @@ def _run(
         cases.append(case)
         rules |= {tuple(check.rule()) for check in checks}
     repeats = max(len(test) for test in tests.values())
-    target = {"prompt": prompt, "provider": provider}
     kind, _, model = provider.partition(":")
     judges = sorted({j for test in tests.values() for j in _graders(test)})
     document: dict[str, Any] = {
         "schema_version": SCHEMA,
         **names,
-        "config_hash": digest(
-            {"repeats": repeats, "rules": sorted(map(list, rules), key=str), "target": target}
-        ),
+        "config_hash": digest({"repeats": repeats, "rules": sorted(map(list, rules), key=str)}),
         "created_at": created,
         "git_commit": None,
         "redacted": False,
