@@ -108,8 +108,11 @@ class Standing(NamedTuple):
 
     @property
     def tied(self) -> bool:
-        """Not told apart from the check's best after Holm's correction (the best included)."""
-        return self.best or self.p_holm is None or self.p_holm >= ALPHA
+        """Not told apart from the check's best after Holm's correction (the best included);
+        a target that judged no case the best judged is not compared, so tied with nothing."""
+        if self.best:
+            return True
+        return self.pairs > 0 and (self.p_holm is None or self.p_holm >= ALPHA)
 
 
 class Entrant(NamedTuple):

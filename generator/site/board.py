@@ -117,6 +117,8 @@ class BoardPages(HistoryPages):
         counts = found.figures.counts
         bounds = counts.bounds
         said = "best" if found.best else "tied" if found.tied else "behind"
+        if not found.best and not found.pairs:
+            said = "unpaired"
         p = ""
         if found.p is not None and found.p_holm is not None:
             p = f"p = {self.f.p_value(found.p)} ({self.f.p_value(found.p_holm)})"

@@ -1,0 +1,118 @@
+"""A suite whose runs measured several targets has a board page, in both languages, whose
+figures are each run's own, and which carries no payload; a suite of one target has none."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from generator.account.run import account_of
+from generator.reading.formats import formats
+from tests._helpers import MARKERS, a_planted_run, a_redacted_run
+from tests.account.test_board import THREE
+
+pytestmark = pytest.mark.slow
+"""Each test builds a whole site: ``make test-fast`` leaves them out."""
+
+
+@pytest.fixture(scope="module")
+def boarded(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """An archive of three targets of ``support`` (and an older run of one), a fourth target
+    whose run holds a marker in every payload field, and a suite of one target; built."""
+    from click.testing import CliRunner
+
+    from generator.cli import cli
+    from tests.conftest import git_identity
+
+    def runsite(*args: str) -> None:
+        done = CliRunner().invoke(cli, list(args), catch_exceptions=False)
+        assert done.exit_code == 0, done.output
+
+    planted: dict[str, Any] = a_planted_run()
+    planted["created_at"] = "2026-12-01T09:00:00+00:00"
+    planted["target_config"] = {"values": {"model": "planted", "provider": "local"}}
+    alone = a_planted_run() | {"suite": "alone"}
+    with git_identity():
+        root = tmp_path_factory.mktemp("boarded") / "archive"
+        runsite("init", str(root))
+        incoming = root.parent / "incoming"
+        incoming.mkdir()
+        for n, document in enumerate([*THREE, planted, alone]):
+            (incoming / f"{n}.json").write_text(json.dumps(document), encoding="utf-8")
+        runsite("import", "--root", str(root), str(incoming))
+        runsite("build", "--root", str(root), "--out", str(root / "site"))
+    return root / "site"
+
+
+def test_a_suite_of_several_targets_has_a_board_in_each_language(boarded: Path):
+    for prefix, words in (("", "targets side by side"), ("it/", "i target a confronto")):
+        page = (boarded / prefix / "boards/acme/support/index.html").read_text()
+        assert words in page
+        suite = (boarded / prefix / "suites/acme/support/index.html").read_text()
+        assert 'href="../../../boards/acme/support/"' in suite
+    assert not (boarded / "boards/acme/alone").exists()
+    assert "boards/" not in (boarded / "suites/acme/alone/index.html").read_text()
+
+
+def test_the_board_shows_each_targets_own_rate_and_interval(boarded: Path):
+    page = (boarded / "boards/acme/support/index.html").read_text()
+    f = formats("en")
+    for document in THREE[:3]:
+        went = account_of(a_redacted_run(**document)).tally.verdicts
+        assert went.rate is not None and went.bounds is not None
+        label = document["target_config"]["values"]["model"]
+        shown = f"{f.share(went.rate)} <small>{f.share(went.bounds.low)}–{f.share(went.bounds.high)}</small>"
+        row = re.search(rf">local/{label}</a>[^\n]*", page)
+        assert row is not None and shown in row.group(0), label
+
+
+def test_no_payload_reaches_the_board(boarded: Path):
+    for page in boarded.glob("**/boards/**/*.html"):
+        text = page.read_text()
+        assert not [m for m in MARKERS.values() if m in text], page
+
+
+@pytest.mark.parametrize("language", ["en", "it"])
+@pytest.mark.parametrize("width", [390, 1400])
+def test_the_board_opens_with_no_error_and_its_chart_fits(boarded: Path, browser, language, width):
+    """In a browser: no error, nothing fetched from outside, the chart within the screen, and
+    each case cell a link to that case in its target's run."""
+    import functools
+    import http.server
+    import threading
+
+    from tests.site._browser import SHOTS, Quiet, Visit
+
+    handler = functools.partial(Quiet, directory=str(boarded))
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    prefix = "/it" if language == "it" else ""
+    try:
+        visit = Visit(
+            browser,
+            f"http://127.0.0.1:{server.server_address[1]}{prefix}/boards/acme/support/",
+            width=width,
+        )
+        try:
+            page = visit.page
+            page.screenshot(path=str(SHOTS / f"board-{language}-{width}.png"), full_page=True)
+            chart = page.locator("svg.runsite-board-chart").bounding_box()
+            links = page.locator(".runsite-verdicts a").evaluate_all(
+                "links => links.map(a => a.getAttribute('href'))"
+            )
+        finally:
+            visit.close()
+    finally:
+        server.shutdown()
+        server.server_close()
+    assert visit.errors == [] and visit.outside == []
+    assert chart is not None and chart["x"] >= 0 and chart["x"] + chart["width"] <= width
+    assert links
+    for link in links:  # each lands on its case's row in the target's run page
+        path, anchor = link.removeprefix("../../../").split("#")
+        run_page = (boarded / prefix.strip("/") / path / "index.html").read_text()
+        assert f'id="{anchor}"' in run_page, link
