@@ -15,7 +15,8 @@ if TYPE_CHECKING:
 
 
 @cli.command()
-@click.argument("run")
+@click.argument("run", required=False)
+@click.option("--board", "suite", metavar="SUITE", help="A suite's board in place of a run.")
 @click.option("--against", metavar="RUN", help="Compare the run with this run, its reference.")
 @click.option("--baseline", is_flag=True, help="Compare the run with its suite's baseline.")
 @click.option("--locale", default="en", show_default=True, help="Language of the report: en, it.")
@@ -34,7 +35,8 @@ if TYPE_CHECKING:
 )
 @root_option
 def report(
-    run: str,
+    run: str | None,
+    suite: str | None,
     against: str | None,
     baseline: bool,
     locale: str,
@@ -51,21 +53,36 @@ def report(
     was made from: one found writes nothing (exit 64). Otherwise exit as explain does: 0
     fine, 1 worse than the reference, 2 something could not be judged.
 
+    With --board SUITE in place of a run: the suite's board (runsite board) as one file, or
+    its Markdown summary; exit 0.
+
     Example: runsite report support@latest --baseline --locale it --out report.html
     """
     from generator.reading import catalog
-    from generator.report import gather, made, write
+    from generator.report import gather, gather_suite, made, made_board, write
 
     catalog(locale)
     if against is not None and baseline:
         raise click.UsageError("--against and --baseline name the reference twice; give one")
+    if (run is None) == (suite is None):
+        raise click.UsageError("name a run, or a suite with --board; one of the two")
+    if suite is not None and (against is not None or baseline):
+        raise click.UsageError(
+            "--board compares a suite's targets; --against and --baseline do not apply"
+        )
     archive = open_archive(root)
     drift = archive.drift()
     if drift:
         click.echo(f"runsite: {drift}", err=True)
-    subject, payload = gather(archive, run, against, baseline, Path.cwd())
     shape: Format = "html" if kind == "html" else "markdown"
-    done = made(subject, payload, locale, shape, str(out or "standard output"))
+    where = str(out or "standard output")
+    if suite is not None:
+        runs, payload, origin = gather_suite(archive, suite)
+        done = made_board(suite, runs, payload, origin, locale, shape, where)
+    else:
+        assert run is not None
+        subject, payload = gather(archive, run, against, baseline, Path.cwd())
+        done = made(subject, payload, locale, shape, where)
     if out is None:
         sys.stdout.buffer.write(done.data)
     else:

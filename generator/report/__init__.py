@@ -12,23 +12,35 @@ from __future__ import annotations
 
 import os
 import secrets
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal
 
+from generator.document.redacted import RedactedRun
 from generator.errors import Refused
 from generator.guard import leaks
 from generator.reading import exit_reason
+from generator.report.board import board_html, board_markdown, suite_board
 from generator.report.markdown import markdown_summary, unescaped
 from generator.report.page import html_report
-from generator.report.runs import gather
-from generator.report.subject import Subject
+from generator.report.runs import gather, gather_suite
+from generator.report.subject import Origin, Subject
 from generator.site.readings import alone
 
 Format = Literal["html", "markdown"]
 
-__all__ = ["Format", "Report", "ReportLeaked", "Subject", "gather", "made", "write"]
+__all__ = [
+    "Format",
+    "Report",
+    "ReportLeaked",
+    "Subject",
+    "gather",
+    "gather_suite",
+    "made",
+    "made_board",
+    "write",
+]
 
 
 class ReportLeaked(Refused):
@@ -56,13 +68,7 @@ def made(
     else:
         data = markdown_summary(subject, locale)
         scanned = [data, unescaped(data)]
-    outputs = [(name, text.encode()) for text in scanned]
-    found = sorted({leak.field for leak in leaks(payload, outputs)})
-    if found:
-        more = f" (and {len(found) - 1} more)" if len(found) > 1 else ""
-        raise ReportLeaked(
-            f"{name}: would carry the payload of {found[0]}{more}; nothing was written"
-        )
+    _unleaked(payload, [(name, text.encode()) for text in scanned], name)
     compared = subject.compared()
     if compared is None:
         reading = alone(subject.run)
@@ -71,6 +77,38 @@ def made(
     else:
         reading = compared.reading
     return Report(data.encode("utf-8"), reading.exit_code, exit_reason(reading, locale))
+
+
+def made_board(
+    suite: str,
+    runs: Sequence[RedactedRun],
+    payload: Mapping[str, str],
+    origin: Origin,
+    locale: str,
+    kind: Format,
+    name: str,
+) -> Report:
+    """The board of ``suite`` (its redacted ``runs``) in ``locale``, searched for ``payload``
+    as a run's report is; exit 0."""
+    board = suite_board(runs, suite)
+    if kind == "html":
+        page = board_html(board, runs, origin, locale)
+        data, scanned = page.html, [page.scanned]
+    else:
+        data = board_markdown(board, origin, locale)
+        scanned = [data, unescaped(data)]
+    _unleaked(payload, [(name, text.encode()) for text in scanned], name)
+    return Report(data.encode("utf-8"), 0, None)
+
+
+def _unleaked(payload: Mapping[str, str], outputs: list[tuple[str, bytes]], name: str) -> None:
+    """Refuse a report that would carry any of ``payload``, naming the field."""
+    found = sorted({leak.field for leak in leaks(payload, outputs)})
+    if found:
+        more = f" (and {len(found) - 1} more)" if len(found) > 1 else ""
+        raise ReportLeaked(
+            f"{name}: would carry the payload of {found[0]}{more}; nothing was written"
+        )
 
 
 def write(data: bytes, out: Path) -> None:

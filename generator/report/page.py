@@ -34,7 +34,7 @@ _CLOSES = re.compile(r"</(style|script)|<!--", re.IGNORECASE)
 """What would end an inlined stylesheet or script before its end."""
 
 
-def _asset(name: str) -> str:
+def asset(name: str) -> str:
     return (TEMPLATES / name).read_text(encoding="utf-8")
 
 
@@ -99,8 +99,8 @@ def html_report(subject: Subject, locale: str) -> Page:
             (t["diff.this_run"], site.withheld(run)),
             (t[f"diff.role.{subject.role}"], site.withheld(other)),
         ]
-    styles = "\n".join(_asset(name) for name in ASSETS)
-    script = _asset(SCRIPT)
+    styles = "\n".join(asset(name) for name in ASSETS)
+    script = asset(SCRIPT)
     if _CLOSES.search(styles + script):
         raise ValueError("an asset of the report would close its own element")
     values: Mapping[str, Any] = {
@@ -112,6 +112,7 @@ def html_report(subject: Subject, locale: str) -> Page:
         "disclosed": disclosed(subject, site),
         "body": Markup(linked(body.html, subject.origin.address(locale, subject.path))),
         "withheld": withheld,
+        "said_below": True,
         "released": site.released(run),
         "copyright": Markup(subject.origin.look.copyright or ""),
         "styles": Markup(styles),

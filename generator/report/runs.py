@@ -93,10 +93,23 @@ def gather(
         else None,
         previous=previous.key if previous else None,
         reference=reader.read(suite_reference) if suite_reference else None,
-        origin=Origin(
-            name=archive.config.site.name,
-            language=archive.config.site.language,
-            look=read_look(archive.layout.root / "mkdocs.yml"),
-        ),
+        origin=_origin(archive),
     )
     return subject, reader.payload
+
+
+def gather_suite(archive: Archive, suite: str) -> tuple[list[RedactedRun], dict[str, str], Origin]:
+    """Every run of ``suite`` as a board reads them (redacted), the payload strings of each,
+    and the archive's site."""
+    reader = _Reader(archive, Path.cwd())
+    listed, _ = archive.runs(suite)
+    runs = [reader.read(run) for run in listed]
+    return runs, reader.payload, _origin(archive)
+
+
+def _origin(archive: Archive) -> Origin:
+    return Origin(
+        name=archive.config.site.name,
+        language=archive.config.site.language,
+        look=read_look(archive.layout.root / "mkdocs.yml"),
+    )

@@ -66,6 +66,7 @@ EN: dict[str, str] = {
         "check's best, and in brackets after Holm's correction."
     ),
     "board.standing.best": "best",
+    "board.best_or_tied": "Best, or tied with the best, on",
     "board.standing.tied": "tied with the best",
     "board.standing.behind": "behind beyond chance",
     "board.standing.unpaired": "no case in common with the best",
@@ -291,36 +292,37 @@ IT: dict[str, str] = {
     "diff.charts": "I campioni delle due esecuzioni, controllo per controllo",
     "column.change": "Variazione",
     "column.verdict": "Esito del confronto",
-    "board.title": "{suite}: i target a confronto",
-    "board.link": "I target a confronto",
+    "board.title": "{suite}: i sistemi valutati a confronto",
+    "board.link": "I sistemi valutati a confronto",
     "board.rules": "regole",
     "board.legend": (
-        "L'ultima esecuzione di ogni target di questa suite che segue le regole della sua "
-        "esecuzione più recente. Il target migliore di un controllo è quello che ne ha superato "
-        "più casi; ogni altro target è messo alla prova contro di esso sui casi giudicati da "
-        "entrambi (test esatto di McNemar), con la correzione di Holm tra i target: alla pari "
-        "dove il divario potrebbe essere caso."
+        "L'ultima esecuzione di ogni sistema valutato di questa suite che segue le regole della "
+        "sua esecuzione più recente. Il sistema migliore di un controllo è quello che ne ha "
+        "superato più casi; ogni altro sistema è confrontato con esso sui casi "
+        "giudicati da entrambi (test esatto di McNemar), con la correzione di Holm tra i "
+        "sistemi: alla pari dove il divario potrebbe essere caso."
     ),
-    "board.targets": "Target",
-    "board.target": "Target",
+    "board.targets": "Sistemi valutati",
+    "board.target": "Sistema valutato",
     "board.cost": "Costo per caso",
     "board.latency": "Latenza mediana",
-    "board.pareto": "nessun altro target supera altrettanto spendendo meno, o di più spendendo altrettanto",
+    "board.pareto": "nessun altro sistema valutato supera altrettanto spendendo meno, o di più spendendo altrettanto",
     "board.chart": "Quota di superati rispetto al costo per caso",
     "board.checks": "Controllo per controllo",
     "board.checks.legend": (
-        "La quota di superati di ogni target nel controllo, con il suo intervallo di Wilson al "
+        "La quota di superati di ogni sistema valutato nel controllo, con il suo intervallo di Wilson al "
         "95%; la p rispetto al migliore del controllo e, tra parentesi, dopo la correzione di "
         "Holm."
     ),
     "board.standing.best": "il migliore",
+    "board.best_or_tied": "Migliore, o alla pari con il migliore, in",
     "board.standing.tied": "alla pari con il migliore",
     "board.standing.behind": "dietro oltre il caso",
     "board.standing.unpaired": "nessun caso in comune con il migliore",
     "board.cases": "Caso per caso",
-    "board.cases.differ.one": "{count} caso in cui gli esiti dei target differiscono viene per primo; ogni cella apre il caso nell'esecuzione di quel target.",
-    "board.cases.differ.other": "{count} casi in cui gli esiti dei target differiscono vengono per primi; ogni cella apre il caso nell'esecuzione di quel target.",
-    "board.apart": "Target la cui ultima esecuzione segue altre regole (non confrontati)",
+    "board.cases.differ.one": "{count} caso in cui gli esiti dei sistemi valutati differiscono viene per primo; ogni cella apre il caso nell'esecuzione di quel sistema.",
+    "board.cases.differ.other": "{count} casi in cui gli esiti dei sistemi valutati differiscono vengono per primi; ogni cella apre il caso nell'esecuzione di quel sistema.",
+    "board.apart": "Sistemi valutati la cui ultima esecuzione segue altre regole (non confrontati)",
     "column.rate_95": "Superati (95%)",
     "column.score_95": "Punteggio medio (95%)",
     "column.inspect_stderr": "Errore standard di Inspect",

@@ -49,7 +49,7 @@ def boarded(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 def test_a_suite_of_several_targets_has_a_board_in_each_language(boarded: Path):
-    for prefix, words in (("", "targets side by side"), ("it/", "i target a confronto")):
+    for prefix, words in (("", "targets side by side"), ("it/", "i sistemi valutati a confronto")):
         page = (boarded / prefix / "boards/acme/support/index.html").read_text()
         assert words in page
         suite = (boarded / prefix / "suites/acme/support/index.html").read_text()
@@ -116,3 +116,28 @@ def test_the_board_opens_with_no_error_and_its_chart_fits(boarded: Path, browser
         path, anchor = link.removeprefix("../../../").split("#")
         run_page = (boarded / prefix.strip("/") / path / "index.html").read_text()
         assert f'id="{anchor}"' in run_page, link
+
+
+@pytest.mark.parametrize("kind", ["html", "markdown"])
+def test_the_boards_report_and_summary_carry_its_figures_and_no_payload(boarded: Path, kind):
+    """``runsite report --board``: the board as one file or as Markdown, its figures the
+    page's, searched for every payload string of the runs it read (the planted target's among
+    them) and carrying none."""
+    from click.testing import CliRunner
+
+    from generator.cli import cli
+
+    root = boarded.parent
+    done = CliRunner().invoke(
+        cli, ["report", "--root", str(root), "--board", "support", "--format", kind]
+    )
+    assert done.exit_code == 0, done.output
+    assert not [m for m in MARKERS.values() if m in done.stdout]
+    f = formats("en")
+    went = account_of(a_redacted_run(**THREE[1])).tally.verdicts
+    assert went.rate is not None and went.bounds is not None
+    assert f"{f.share(went.bounds.low)}–{f.share(went.bounds.high)}" in done.stdout
+    assert "local/mid" in done.stdout and "◆" in done.stdout
+    alone = CliRunner().invoke(cli, ["report", "--root", str(root), "--board", "alone"])
+    assert alone.exit_code == 64
+    assert alone.stderr.startswith("runsite: --board alone: its runs measured one target")
