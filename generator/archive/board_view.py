@@ -6,6 +6,7 @@ Pure: the board's values in, a dict and lines out; every figure is the board's o
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from typing import Any
 
@@ -93,7 +94,7 @@ def board_lines(value: dict[str, Any]) -> list[str]:
         rate = "—" if t["rate"] is None else f"{t['rate']:.0%}"
         interval = t["rate_interval"]
         shown = f"{rate} ({interval[0]:.0%}–{interval[1]:.0%})" if interval else rate
-        cost = "unknown" if t["cost_per_case_usd"] is None else f"US${t['cost_per_case_usd']:.4f}"
+        cost = "unknown" if t["cost_per_case_usd"] is None else _dollars(t["cost_per_case_usd"])
         level = [n for n, s in t["checks"].items() if s is not None and s["tied_with_best"]]
         mark = "◆" if t["pareto"] else " "
         lines.append(
@@ -101,3 +102,10 @@ def board_lines(value: dict[str, Any]) -> list[str]:
         )
     lines += [f"  apart (other rules): {t['label']}  {t['run_key']}" for t in value["apart"]]
     return lines
+
+
+def _dollars(amount: float) -> str:
+    """Dollars to the cent from one up, else to three significant digits, never in exponents."""
+    if amount >= 1 or amount == 0:
+        return f"US${amount:,.2f}"
+    return f"US${amount:.{2 - math.floor(math.log10(amount))}f}"
