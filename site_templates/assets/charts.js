@@ -1,6 +1,7 @@
 // Draws every chart of a page from the compact data beside it, with the one plotly.js the site
 // ships, and writes the text table of a chart whose numbers only its data carries.
 (function () {
+  var SELF = document.currentScript.src;
   var STATUS = ["#2e7d32", "#c62828", "#757575", "#1565c0"];
   var MEASURED = 3;
   var BAND = "rgba(25, 118, 210, 0.18)";
@@ -342,7 +343,33 @@
     failed.dataset.bound = "1";
   }
 
-  function ready() { draw(); filters(); caseFilters(); }
+  // A case's place on a run page opens when a link (or the address) leads to it.
+  function openTarget() {
+    var id = decodeURIComponent(location.hash.slice(1));
+    var target = id && document.getElementById(id);
+    if (target && target.tagName === "DETAILS" && !target.open) {
+      target.open = true;
+      target.scrollIntoView();
+    }
+  }
+  window.addEventListener("hashchange", openTarget);
+
+  // plotly.js, beside this script, fetched only by a page that draws a chart.
+  var PLOTLY = SELF.replace(/charts\.js([?#].*)?$/, "plotly-basic.min.js");
+  function withPlotly(then) {
+    if (!document.querySelector('script[type="application/json"][data-chart]')) return;
+    if (typeof Plotly !== "undefined") { then(); return; }
+    var script = document.querySelector("script[data-runsite-plotly]");
+    if (!script) {
+      script = document.createElement("script");
+      script.src = PLOTLY;
+      script.dataset.runsitePlotly = "1";
+      document.head.appendChild(script);
+    }
+    script.addEventListener("load", then);
+  }
+
+  function ready() { withPlotly(draw); filters(); caseFilters(); openTarget(); }
   if (typeof document$ !== "undefined") { document$.subscribe(ready); }
   else { document.addEventListener("DOMContentLoaded", ready); }
   // A printed page shows every table, open, and every chart at the paper's width.
