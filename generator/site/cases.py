@@ -44,7 +44,7 @@ def case_views(
     its history on the suite's page (``history``, the suite page's address)."""
     t = {key: escape(text) for key, text in labels.items()}
     head = (
-        f"<thead><tr><th scope=col>{t['column.check']}<th scope=col>{t['column.verdict']}"
+        f"<thead><tr><th scope=col>{t['column.check']}<th scope=col>{t['column.outcome']}"
         f"<th scope=col>{t['column.score']}<th scope=col>{t['column.samples']}"
         f"<th scope=col>{t['column.threshold']}</thead>"
     )
@@ -104,8 +104,8 @@ def case_views(
         body = (
             f"<p>{t['status.suspended']}</p>\n"
             if line.status == "set_aside"
-            else f"<table><caption>{t['case.verdicts']}</caption>"
-            f"{head}<tbody>\n{verdicts(line)}</tbody></table>\n{steps(line)}"
+            else f'<div class="runsite-table"><table><caption>{t["case.verdicts"]}</caption>'
+            f"{head}<tbody>\n{verdicts(line)}</tbody></table></div>\n{steps(line)}"
         )
         views.append(
             f'<details class="runsite-case" id="{anchor}"><summary>'

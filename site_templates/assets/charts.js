@@ -369,7 +369,26 @@
     script.addEventListener("load", then);
   }
 
-  function ready() { withPlotly(draw); filters(); caseFilters(); openTarget(); }
+  // A table that scrolls sideways marks its frame while more of it lies to the right.
+  var FRAMES = ".runsite-table, .runsite-grid, .runsite-matrix, .runsite-compare";
+  function scrollCues() {
+    document.querySelectorAll(FRAMES).forEach(function (frame) {
+      // The theme wraps a table in a frame of its own that scrolls.
+      var table = frame.querySelector(".md-typeset__scrollwrap") || frame.querySelector("table");
+      if (!table || frame.dataset.cued) return;
+      var mark = function () {
+        var more = table.scrollLeft + table.clientWidth < table.scrollWidth - 1;
+        frame.toggleAttribute("data-more", more);
+      };
+      table.addEventListener("scroll", mark, {passive: true});
+      window.addEventListener("resize", mark);
+      frame.addEventListener("toggle", mark, true);
+      frame.dataset.cued = "1";
+      mark();
+    });
+  }
+
+  function ready() { withPlotly(draw); filters(); caseFilters(); openTarget(); scrollCues(); }
   if (typeof document$ !== "undefined") { document$.subscribe(ready); }
   else { document.addEventListener("DOMContentLoaded", ready); }
   // A printed page shows every table, open, and every chart at the paper's width.
