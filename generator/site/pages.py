@@ -202,6 +202,8 @@ class Site(HistoryPages):
             if reading
             else [],
             refused=t["diff.refused"].format(reason=compared.reason) if compared.reason else None,
+            status=account_of(run).tally.status(compared.worse if role != "previous" else None),
+            rate=self.rate(account_of(run).tally.verdicts),
             counts=verdict_counts(compared.counts, t, self.f),
             rows=compared.table.written(t, self.f),
             chance=chance_rows(compared.values.chance, self.f) if compared.values else [],

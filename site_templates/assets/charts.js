@@ -337,6 +337,9 @@
         var cells = check.value ? [row.cells[Number(check.value)]] : [].slice.call(row.cells, 1);
         row.hidden = (failed.checked || Boolean(check.value)) && !cells.some(bad);
       });
+      var none = document.querySelector(".runsite-nothing");
+      var shown = [].some.call(rows, function (row) { return !row.hidden; });
+      if (none) none.hidden = shown;
     }
     failed.addEventListener("change", apply);
     check.addEventListener("change", apply);
@@ -388,7 +391,16 @@
     });
   }
 
-  function ready() { withPlotly(draw); filters(); caseFilters(); openTarget(); scrollCues(); }
+  // The language switch lands on the same place of the page in the other language.
+  function keepPlace() {
+    document.querySelectorAll("a.md-select__link[hreflang]").forEach(function (link) {
+      link.addEventListener("click", function () {
+        if (location.hash) link.href = link.href.split("#")[0] + location.hash;
+      });
+    });
+  }
+
+  function ready() { withPlotly(draw); filters(); caseFilters(); openTarget(); scrollCues(); keepPlace(); }
   if (typeof document$ !== "undefined") { document$.subscribe(ready); }
   else { document.addEventListener("DOMContentLoaded", ready); }
   // A printed page shows every table, open, and every chart at the paper's width.
