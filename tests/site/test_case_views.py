@@ -81,3 +81,23 @@ def test_a_comparisons_case_leads_to_its_place_on_the_runs_page():
     for case in RUN.results:
         link = f'<th scope=row><a href="{to_run}#{case_anchor(case.case_id)}">{case.case_id}</a>'
         assert link in html
+
+
+@pytest.mark.parametrize("locale", LOCALES)
+def test_a_comparison_page_opens_on_the_runs_status_and_its_headings_never_skip_a_level(locale):
+    before = a_corpus_run(sorted(AGENT.parent.glob("*.json"))[-2])
+    html = Site(environment(), locale).diff(RUN, before, comparison(RUN, before), "previous").html
+    levels = [int(n) for n in re.findall(r"<h([1-6])[ >]", html)]
+    assert levels[0] == 1
+    assert all(b - a <= 1 for a, b in zip(levels, levels[1:], strict=False)), levels
+    counts = html.split('<p class="runsite-counts">', 1)[1]
+    assert counts.startswith('<span class="runsite-badge failed">')
+
+
+@pytest.mark.parametrize("locale", LOCALES)
+def test_a_comparison_where_no_check_changed_says_so(locale):
+    html = Site(environment(), locale).diff(RUN, RUN, comparison(RUN, RUN), "previous").html
+    assert str(escape(LABELS[locale]["diff.nothing_changed"])) in html
+    before = a_corpus_run(sorted(AGENT.parent.glob("*.json"))[-2])
+    changed = Site(environment(), locale).diff(RUN, before, comparison(RUN, before), "previous")
+    assert str(escape(LABELS[locale]["diff.nothing_changed"])) not in changed.html

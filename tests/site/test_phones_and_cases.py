@@ -97,3 +97,38 @@ def test_plotly_is_fetched_only_by_a_page_that_draws_a_chart(built, served, brow
     assert drawn == expected
     assert bool(plotly) == bool(expected), (name, plotly)
     assert (name == "suite") == bool(expected)
+
+
+def test_the_language_switch_keeps_the_case_the_reader_was_on(built, served, browser):
+    path = pages(built)["run"]
+    visit = Visit(browser, served + path + "#case-on-time")
+    try:
+        page = visit.page
+        page.locator('a.md-select__link[hreflang="it"]').first.dispatch_event("click")
+        page.wait_for_url(f"**/it{path}#case-on-time")
+        page.wait_for_function("() => document.querySelector('#case-on-time').open")
+    finally:
+        visit.close()
+    assert visit.errors == []
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_the_case_filter_shows_a_ring_where_the_keyboard_is(built, served, browser, scheme):
+    visit = Visit(browser, served + pages(built)["run"], scheme=scheme)
+    try:
+        page = visit.page
+        box = page.locator('input[data-cases="failed"]')
+        box.focus()
+        page.keyboard.press("Shift+Tab")
+        page.keyboard.press("Tab")
+        ring = box.evaluate("b => [getComputedStyle(b).outlineStyle, getComputedStyle(b).outlineWidth]")
+        select = page.locator('select[data-cases="check"]')
+        apart = page.evaluate(
+            "() => { const [a, b] = document.querySelectorAll('.runsite-filter label');"
+            " return b.getBoundingClientRect().left - a.getBoundingClientRect().right; }"
+        )
+        assert select.count() == 1
+    finally:
+        visit.close()
+    assert ring[0] == "solid" and ring[1] != "0px", ring
+    assert apart >= 16 or apart < 0  # apart on one line, or each on a line of its own
