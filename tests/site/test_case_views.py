@@ -5,6 +5,7 @@ lead to it."""
 from __future__ import annotations
 
 import re
+from itertools import pairwise
 from pathlib import Path
 
 import pytest
@@ -89,7 +90,7 @@ def test_a_comparison_page_opens_on_the_runs_status_and_its_headings_never_skip_
     html = Site(environment(), locale).diff(RUN, before, comparison(RUN, before), "previous").html
     levels = [int(n) for n in re.findall(r"<h([1-6])[ >]", html)]
     assert levels[0] == 1
-    assert all(b - a <= 1 for a, b in zip(levels, levels[1:], strict=False)), levels
+    assert all(b - a <= 1 for a, b in pairwise(levels)), levels
     counts = html.split('<p class="runsite-counts">', 1)[1]
     assert counts.startswith('<span class="runsite-badge failed">')
 

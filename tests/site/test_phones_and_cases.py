@@ -121,7 +121,9 @@ def test_the_case_filter_shows_a_ring_where_the_keyboard_is(built, served, brows
         box.focus()
         page.keyboard.press("Shift+Tab")
         page.keyboard.press("Tab")
-        ring = box.evaluate("b => [getComputedStyle(b).outlineStyle, getComputedStyle(b).outlineWidth]")
+        ring = box.evaluate(
+            "b => [getComputedStyle(b).outlineStyle, getComputedStyle(b).outlineWidth]"
+        )
         select = page.locator('select[data-cases="check"]')
         apart = page.evaluate(
             "() => { const [a, b] = document.querySelectorAll('.runsite-filter label');"
