@@ -2,6 +2,21 @@
 // ships, and writes the text table of a chart whose numbers only its data carries.
 (function () {
   var SELF = document.currentScript.src;
+  // A page no theme gives a scheme (the one-file report) follows the reader's on a screen, and
+  // goes to paper light.
+  if (!document.querySelector("[data-md-color-scheme]")) {
+    var dark = window.matchMedia("screen and (prefers-color-scheme: dark)");
+    var follow = function () {
+      if (dark.matches) document.documentElement.dataset.mdColorScheme = "slate";
+      else delete document.documentElement.dataset.mdColorScheme;
+    };
+    dark.addEventListener("change", follow);
+    window.addEventListener("beforeprint", function () {
+      delete document.documentElement.dataset.mdColorScheme;
+    });
+    window.addEventListener("afterprint", follow);
+    follow();
+  }
   var STATUS = ["#2e7d32", "#c62828", "#757575", "#1565c0"];
   var MEASURED = 3;
   var BAND = "rgba(25, 118, 210, 0.18)";
