@@ -16,6 +16,7 @@ from generator.account.checks import Check, checks_by_case, checks_of
 from generator.account.places import SCALE, at_places, millionths, threshold_places
 from generator.account.samples import on_the_line
 from generator.account.significance import Bounds, mean_interval
+from generator.account.skeletons import judges_steps
 from generator.account.tally import CaseStatus, Counts, case_status, counted
 from generator.document.redacted import RedactedRun, RedactedVerdict
 
@@ -129,14 +130,18 @@ def _figures(name: str, whole_run: bool, verdicts: list[RedactedVerdict]) -> Che
 
 
 class Cell(NamedTuple):
-    """One verdict of a case in a run page's grid: how it went, its score rounded to its
-    check's decimals (in millionths; None where it could not be judged), those decimals, and
-    whether its samples straddle its threshold."""
+    """One verdict of a case in a run page's grid and its case's view: how it went, its score
+    rounded to its check's decimals (in millionths; None where it could not be judged), those
+    decimals, whether its samples straddle its threshold, the range of its samples and its
+    threshold at those decimals, and whether it judged the answers' steps."""
 
     status: str
     score: int | None
     places: int
     on_the_line: bool
+    samples: tuple[int, int] | None = None
+    threshold: int = 0
+    steps: bool = False
 
 
 class CaseLine(NamedTuple):
@@ -171,10 +176,13 @@ def case_lines(
 def _cell(check: Check | None, places: int) -> Cell | None:
     if check is None:
         return None
-    score = check.figures[0]
+    score, low, high = check.figures
     return Cell(
         check.verdict.status,
         None if score is None else at_places(score, places),
         places,
         on_the_line(check.verdict),
+        None if low is None or high is None else (at_places(low, places), at_places(high, places)),
+        at_places(millionths(check.verdict.threshold), places),
+        judges_steps(check.verdict),
     )

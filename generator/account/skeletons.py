@@ -10,7 +10,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from statistics import median
 
-from generator.document.redacted import RedactedResponse, RedactedRun
+from generator.document.redacted import RedactedResponse, RedactedRun, RedactedVerdict
 
 StepShape = tuple[str, str | None, str | None, str | None]
 """A step of a skeleton: actor, a model step's finish, a tool step's tool and status."""
@@ -41,10 +41,25 @@ def _spans(numbers: Sequence[int]) -> str:
 
 
 TRAJECTORY_KEYS = frozenset(
-    {"tool_calls", "tool_steps", "violations", "occurrences", "arguments_matched", "steps"}
+    {
+        "tool_calls",
+        "tool_steps",
+        "violations",
+        "occurrences",
+        "arguments_matched",
+        "steps",
+        "called",
+        "matched",
+    }
 )
 """What a trajectory check records in its verdict's metadata (counts, which always travel): how
-a page tells the checks that judged an answer's steps from the others."""
+a page tells the checks that judged an answer's steps from the others. digline's
+``tools_called`` counts what was ``called`` and ``matched``."""
+
+
+def judges_steps(verdict: RedactedVerdict) -> bool:
+    """Whether ``verdict`` is a trajectory check's: it judged an answer's steps."""
+    return not TRAJECTORY_KEYS.isdisjoint(verdict.metadata)
 
 
 @dataclass(frozen=True)
@@ -52,7 +67,8 @@ class Judged:
     """How one trajectory check went on the cases of a trajectory."""
 
     check: str
-    passed: int
+    passed: tuple[str, ...]
+    """The cases where it passed."""
     failed: tuple[str, ...]
     """The cases where it failed."""
     errored: tuple[str, ...]
@@ -78,6 +94,13 @@ class Skeleton:
     """The median answer's input and output tokens, where all were recorded."""
     judged: tuple[Judged, ...]
 
+    def taken_by(self, case: str) -> str | None:
+        """Which answers of ``case`` took it: ``""`` for every one, the answer numbers for
+        some, None for none."""
+        if case in self.every:
+            return ""
+        return next((spans for some, spans in self.some if some == case), None)
+
 
 def _judged(run: RedactedRun, cases: Sequence[str]) -> tuple[Judged, ...]:
     """The trajectory checks' verdicts on ``cases``, check by check."""
@@ -85,12 +108,12 @@ def _judged(run: RedactedRun, cases: Sequence[str]) -> tuple[Judged, ...]:
     for case in run.results:
         if case.case_id in cases:
             for v in case.verdicts:
-                if TRAJECTORY_KEYS & v.metadata.keys():
+                if judges_steps(v):
                     verdicts.setdefault(v.assertion, []).append((case.case_id, v.status))
     return tuple(
         Judged(
             check,
-            sum(status == "pass" for _, status in found),
+            tuple(case for case, status in found if status == "pass"),
             tuple(case for case, status in found if status == "fail"),
             tuple(case for case, status in found if status == "error"),
         )

@@ -43,7 +43,7 @@ from generator.site.shell import (
     mend_sitemaps,
     shell_sources,
 )
-from generator.site.templates import ASSET_FILES, ASSETS, KeptTemplates
+from generator.site.templates import ASSET_FILES, ASSETS, SCRIPTS, KeptTemplates
 from generator.site.writer import Page, served, suite_path
 
 LANGUAGE_NAMES = {"en": "English", "it": "Italiano"}
@@ -128,7 +128,7 @@ def site_config(
             },
         ],
         "markdown_extensions": [{"toc": {"permalink": False}}],
-        "extra_javascript": [path for path in ASSETS if path.endswith(".js")],
+        "extra_javascript": list(SCRIPTS),
         "extra_css": [*(path for path in ASSETS if path.endswith(".css")), *look.css],
         "not_in_nav": "/*/runs/\n/*/diffs/\n/*/boards/\n",
     }

@@ -244,23 +244,27 @@ class HistoryPages(Writer):
         return entries
 
     def case_grid(self, history: SuiteRuns, path: str) -> dict[str, Any]:
-        """Each case of the suite's recent runs, how it went in each (newest first), and
-        whether it went both ways: a flaky case shows at a glance."""
+        """Each case of the suite's recent runs, how it went in each (newest first), each cell a
+        link to the case's place on that run's page, and whether it went both ways: a flaky
+        case shows at a glance."""
         recent = list(reversed(history.runs[-GRID:]))
         cases = list(dict.fromkeys(case for run in recent for case, _ in run.cases))
         went = [dict(run.cases) for run in recent]
+        links = [href(path, run_path(run.tenant, run.suite, run.key)) for run in recent]
         rows = []
         for case in cases:
             went_in = [by_case.get(case) for by_case in went]
-            cells = [CASE_LETTER[status] if status else "" for status in went_in]
+            anchor = "#" + case_anchor(case)
+            cells = [
+                (CASE_LETTER[status], f"{link}{anchor}") if status else ("", "")
+                for status, link in zip(went_in, links, strict=True)
+            ]
             judged = {status for status in went_in if status in ("passed", "failed")}
             rows.append(
                 {
                     "case": case,
                     "anchor": case_anchor(case),
-                    "href": href(path, run_path(history.tenant, history.suite, recent[0].key))
-                    + "#"
-                    + case_anchor(case),
+                    "href": links[0] + anchor,
                     "cells": cells,
                     "flaky": len(judged) == 2,
                 }
@@ -268,9 +272,10 @@ class HistoryPages(Writer):
         seconds = needs_seconds([run.created_at for run in recent])
         columns = [
             {
-                "href": href(path, run_path(run.tenant, run.suite, run.key)),
+                "href": link,
                 "created_at": self.when_short(run.created_at, seconds),
+                "title": self.f.moment(run.created_at),
             }
-            for run in recent
+            for run, link in zip(recent, links, strict=True)
         ]
         return {"columns": columns, "rows": rows}

@@ -25,7 +25,7 @@ from generator.reading.formats import Formats
 from generator.reading.plurals import worded
 from generator.reading.refusals import refuse_crossing
 from generator.site.board import BoardPages
-from generator.site.cases import step_text
+from generator.site.cases import case_views, step_text
 from generator.site.chance import chance_rows
 from generator.site.charts import Chart, compare_charts, interval_chart
 from generator.site.readings import MARKED, alone, on_the_line
@@ -119,6 +119,14 @@ class Site(BoardPages):
             check_names=account.case_checks,
             case_count=len(account.cases),
             case_rows=case_rows(account.cases, len(account.case_checks), self.t, self.f),
+            case_views=case_views(
+                account.cases,
+                account.case_checks,
+                account.skeletons,
+                href(path, suite_path(run.tenant, run.suite)),
+                self.t,
+                self.f,
+            ),
             trajectories=[
                 (
                     trajectory,
@@ -194,6 +202,8 @@ class Site(BoardPages):
             if reading
             else [],
             refused=t["diff.refused"].format(reason=compared.reason) if compared.reason else None,
+            status=account_of(run).tally.status(compared.worse if role != "previous" else None),
+            rate=self.rate(account_of(run).tally.verdicts),
             counts=verdict_counts(compared.counts, t, self.f),
             rows=compared.table.written(t, self.f),
             chance=chance_rows(compared.values.chance, self.f) if compared.values else [],
@@ -353,5 +363,9 @@ def comparison(run: RedactedRun, other: RedactedRun) -> ComparisonPage:
         return ComparisonPage(None, None, str(reason))
     values = comparison_of(run, other)
     reading = against(run, other, list(values.moved), values.chance)
-    table = compared_table(values.rows, values.places, on_the_line(reading), values.chance)
+    page = diff_path(run.tenant, run.suite, run.key, other.key)
+    cases_at = href(page, run_path(run.tenant, run.suite, run.key))
+    table = compared_table(
+        values.rows, values.places, on_the_line(reading), values.chance, cases_at
+    )
     return ComparisonPage(reading, values, None, table)

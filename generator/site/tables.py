@@ -81,10 +81,14 @@ NO_TABLE = Table("", ())
 
 
 def compared_table(
-    rows: Sequence[Row], places: Sequence[int], marked: set[tuple[str, str]], chance: Chance
+    rows: Sequence[Row],
+    places: Sequence[int],
+    marked: set[tuple[str, str]],
+    chance: Chance,
+    cases_at: str,
 ) -> Table:
     """The rows of a comparison, each at its decimals (``Comparison.places``), written once for
-    both languages: a side as ``pages.side`` writes it (``Figures.written``) and a change as
+    both languages, each case a link to its place on the run's page (``cases_at``): a side as ``pages.side`` writes it (``Figures.written``) and a change as
     ``Formats.rounded_change`` does;
     ``marked`` are the (case, check) pairs on the line; a case's row ends with the p of its
     samples where ``chance`` tested them, and the test's name. A table of 180 rows writes some 1,300
@@ -101,6 +105,10 @@ def compared_table(
         if name not in names:  # a name is on a row of each of its checks or cases
             names[name] = escape(name).replace("{", "{{").replace("}", "}}")
         return names[name]
+
+    def case(name: str) -> str:
+        link = f"{cases_at}#{case_anchor(name)}".replace("{", "{{").replace("}", "}}")
+        return f'<a href="{escape(link)}">{named(name)}</a>'
 
     def side(check: Check | None, digits: int) -> str:
         if check is None:
@@ -119,7 +127,8 @@ def compared_table(
         change = "" if row.delta is None else marked_change(rounded(row.delta, digits), digits)
         lines.append(
             f"<tr{' class=same' if row.verdict == 'same' else ''}>"
-            f"<th>{named(row.case) if row.case else label('where.run')}<td>{named(row.check)}"
+            f"<th scope=row>{case(row.case) if row.case else label('where.run')}"
+            f"<td>{named(row.check)}"
             f"{side(row.before, digits)}{side(row.now, digits)}<td>{change}"
             f'<td class="runsite-verdict {verdict}">'
             f"{'◐ ' if (row.case, row.check) in marked else ''}{label('verdict.' + verdict)}"
@@ -149,22 +158,25 @@ def case_rows(
     lines: Sequence[CaseLine], width: int, labels: Mapping[str, str], figures: Formats
 ) -> Markup:
     """The rows of a run page's case grid of ``width`` checks, in the language of ``labels``
-    and ``figures``. A cell's class is its status letter, ``l`` after it where its samples
+    and ``figures``, each cell a link to its case's place on the page (``cases.case_views``). A cell's class is its status letter, ``l`` after it where its samples
     straddle its threshold, and nothing for a pass off the line, the commonest cell by far."""
     suspended = f'<td class=s colspan="{width}">{escape(labels["status.suspended"])}'
 
-    def cell(shown: Cell | None) -> str:
+    def cell(shown: Cell | None, link: str) -> str:
         if shown is None:
             return "<td class=n>"
         letter = STATUS_LETTER[shown.status]
         css = f"{letter}l" if shown.on_the_line else "" if letter == "p" else letter
         text = "" if shown.score is None else figures.rounded(shown.score, shown.places)
-        return f"<td class={css}>{text}" if css else f"<td>{text}"
+        return f"<td class={css}>{link}{text}</a>" if css else f"<td>{link}{text}</a>"
 
-    return Markup(
-        "".join(
-            f'<tr id="{escape(case_anchor(line.case))}"><th>{escape(line.case)}'
-            f"{suspended if line.status == 'set_aside' else ''.join(map(cell, line.cells))}\n"
-            for line in lines
+    rows = []
+    for line in lines:
+        link = f'<a href="#{escape(case_anchor(line.case))}">'
+        cells = (
+            suspended
+            if line.status == "set_aside"
+            else "".join(cell(shown, link) for shown in line.cells)
         )
-    )
+        rows.append(f"<tr><th scope=row>{link}{escape(line.case)}</a>{cells}\n")
+    return Markup("".join(rows))

@@ -28,6 +28,9 @@ ASSETS = {
     "stylesheets/runsite.css": "runsite.css",
 }
 """Where each of runsite's assets lands in the site, from ``site_templates/assets/``."""
+SCRIPTS = ("javascripts/charts.js",)
+"""The scripts every page loads: ``charts.js`` fetches plotly.js, beside it, only on a page that
+draws a chart."""
 ASSET_FILES = {target: TEMPLATES / "assets" / name for target, name in ASSETS.items()}
 """Each of runsite's assets in the site, from its file."""
 _THEME = Path(str(resources.files("material"))) / "templates"

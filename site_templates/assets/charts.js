@@ -1,6 +1,22 @@
 // Draws every chart of a page from the compact data beside it, with the one plotly.js the site
 // ships, and writes the text table of a chart whose numbers only its data carries.
 (function () {
+  var SELF = document.currentScript.src;
+  // A page no theme gives a scheme (the one-file report) follows the reader's on a screen, and
+  // goes to paper light.
+  if (!document.querySelector("[data-md-color-scheme]")) {
+    var dark = window.matchMedia("screen and (prefers-color-scheme: dark)");
+    var follow = function () {
+      if (dark.matches) document.documentElement.dataset.mdColorScheme = "slate";
+      else delete document.documentElement.dataset.mdColorScheme;
+    };
+    dark.addEventListener("change", follow);
+    window.addEventListener("beforeprint", function () {
+      delete document.documentElement.dataset.mdColorScheme;
+    });
+    window.addEventListener("afterprint", follow);
+    follow();
+  }
   var STATUS = ["#2e7d32", "#c62828", "#757575", "#1565c0"];
   var MEASURED = 3;
   var BAND = "rgba(25, 118, 210, 0.18)";
@@ -336,13 +352,70 @@
         var cells = check.value ? [row.cells[Number(check.value)]] : [].slice.call(row.cells, 1);
         row.hidden = (failed.checked || Boolean(check.value)) && !cells.some(bad);
       });
+      var none = document.querySelector(".runsite-nothing");
+      var shown = [].some.call(rows, function (row) { return !row.hidden; });
+      if (none) none.hidden = shown;
     }
     failed.addEventListener("change", apply);
     check.addEventListener("change", apply);
     failed.dataset.bound = "1";
   }
 
-  function ready() { draw(); filters(); caseFilters(); }
+  // A case's place on a run page opens when a link (or the address) leads to it.
+  function openTarget() {
+    var id = decodeURIComponent(location.hash.slice(1));
+    var target = id && document.getElementById(id);
+    if (target && target.tagName === "DETAILS" && !target.open) {
+      target.open = true;
+      target.scrollIntoView();
+    }
+  }
+  window.addEventListener("hashchange", openTarget);
+
+  // plotly.js, beside this script, fetched only by a page that draws a chart.
+  var PLOTLY = SELF.replace(/charts\.js([?#].*)?$/, "plotly-basic.min.js");
+  function withPlotly(then) {
+    if (!document.querySelector('script[type="application/json"][data-chart]')) return;
+    if (typeof Plotly !== "undefined") { then(); return; }
+    var script = document.querySelector("script[data-runsite-plotly]");
+    if (!script) {
+      script = document.createElement("script");
+      script.src = PLOTLY;
+      script.dataset.runsitePlotly = "1";
+      document.head.appendChild(script);
+    }
+    script.addEventListener("load", then);
+  }
+
+  // A table that scrolls sideways marks its frame while more of it lies to the right.
+  var FRAMES = ".runsite-table, .runsite-grid, .runsite-matrix, .runsite-compare";
+  function scrollCues() {
+    document.querySelectorAll(FRAMES).forEach(function (frame) {
+      // The theme wraps a table in a frame of its own that scrolls.
+      var table = frame.querySelector(".md-typeset__scrollwrap") || frame.querySelector("table");
+      if (!table || frame.dataset.cued) return;
+      var mark = function () {
+        var more = table.scrollLeft + table.clientWidth < table.scrollWidth - 1;
+        frame.toggleAttribute("data-more", more);
+      };
+      table.addEventListener("scroll", mark, {passive: true});
+      window.addEventListener("resize", mark);
+      frame.addEventListener("toggle", mark, true);
+      frame.dataset.cued = "1";
+      mark();
+    });
+  }
+
+  // The language switch lands on the same place of the page in the other language.
+  function keepPlace() {
+    document.querySelectorAll("a.md-select__link[hreflang]").forEach(function (link) {
+      link.addEventListener("click", function () {
+        if (location.hash) link.href = link.href.split("#")[0] + location.hash;
+      });
+    });
+  }
+
+  function ready() { withPlotly(draw); filters(); caseFilters(); openTarget(); scrollCues(); keepPlace(); }
   if (typeof document$ !== "undefined") { document$.subscribe(ready); }
   else { document.addEventListener("DOMContentLoaded", ready); }
   // A printed page shows every table, open, and every chart at the paper's width.

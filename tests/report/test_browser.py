@@ -44,12 +44,17 @@ class Opened:
     """A report opened from disk in a fresh context that records every request, every error
     and every dialog."""
 
-    def __init__(self, browser: Browser, path: Path, width: int = 1280) -> None:
+    def __init__(
+        self, browser: Browser, path: Path, width: int = 1280, scheme: str = "light"
+    ) -> None:
         self.url = path.as_uri()
         self.requests: list[str] = []
         self.errors: list[str] = []
         self.dialogs: list[str] = []
-        self.context = browser.new_context(viewport={"width": width, "height": 900})
+        self.context = browser.new_context(
+            viewport={"width": width, "height": 900},
+            color_scheme="dark" if scheme == "dark" else "light",
+        )
         self.page: Page = self.context.new_page()
         self.page.on("request", self._request)
         self.page.on("pageerror", lambda error: self.errors.append(str(error)))
@@ -193,3 +198,37 @@ def test_every_table_fits_the_width_of_a_printed_page(name, reports, browser):
         )
     finally:
         opened.close()
+
+
+CONTRASTS = """() => {
+  const rgb = text => text.match(/[\\d.]+/g).slice(0, 3).map(Number);
+  const lum = c => {
+    const [r, g, b] = c.map(v => { v /= 255; return v <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4; });
+    return 0.2126 * r + 0.7152 * g + 0.0722 * b;
+  };
+  const ratio = (a, b) => { const [x, y] = [lum(a), lum(b)].sort((p, q) => q - p); return (x + 0.05) / (y + 0.05); };
+  const ground = rgb(getComputedStyle(document.body).backgroundColor);
+  const texts = [...document.querySelectorAll('main p, main li, main td, main th, svg.report-chart text')]
+    .filter(e => e.textContent.trim() && e.getClientRects().length)
+    .map(e => ratio(rgb(e.tagName === 'text' ? getComputedStyle(e).fill : getComputedStyle(e).color), ground));
+  const marks = [...document.querySelectorAll('svg.report-chart g:has(> title) > path[fill]')]
+    .map(e => ratio(rgb(getComputedStyle(e).fill), ground));
+  return {ground: lum(ground), texts: Math.min(...texts), marks: Math.min(...marks)};
+}"""
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_a_report_follows_the_readers_scheme_with_text_and_marks_that_read_on_it(
+    scheme, reports, browser
+):
+    """Text at 4.5:1 or more against the report's ground, and each chart's score marker at 3:1
+    or more, in the scheme the reader's system asks for."""
+    opened = Opened(browser, reports["pair"], scheme=scheme)
+    try:
+        found = opened.page.evaluate(CONTRASTS)
+        assert opened.errors == []
+    finally:
+        opened.close()
+    assert (found["ground"] < 0.1) == (scheme == "dark"), found
+    assert 4.5 <= found["texts"] < float("inf"), found
+    assert 3 <= found["marks"] < float("inf"), found

@@ -79,7 +79,7 @@ def test_a_comparison_report_shows_both_runs_and_what_each_withholds(report):
     assert '<html lang="it">' in text
     assert "Ricavato soltanto dalla versione oscurata delle esecuzioni." in text
     for case, check in (("waterproof", "contains"), ("invoice", "llm_rubric")):
-        assert re.search(rf"<tr><th>{case}<td>{check}<td[^>]*>[^<]*<small>", text)
+        assert re.search(rf"<tr><th scope=row><a>{case}</a><td>{check}<td[^>]*>[^<]*<small>", text)
     withheld = text[text.index("<h2>Che cosa questa pagina non mostra</h2>") :]
     assert "<h3>Questa esecuzione</h3>" in withheld
     assert "<h3>Esecuzione precedente, di riferimento</h3>" in withheld
@@ -95,7 +95,9 @@ def test_a_report_loads_nothing_and_links_only_to_the_site(archive: Path, report
         assert "url(" not in text and "@import" not in text
     assert re.findall(r'href="([^"]*)"', unlinked) == ["data:,"]
     addresses = re.findall(r'href="([^"]*)"', linked_text)[1:]
-    assert addresses == [
+    cases = [a for a in addresses if "#case-" in a]
+    assert cases and all(a.startswith(f"{SITE_URL}runs/acme/support/{RUN2}/#") for a in cases)
+    assert [a for a in addresses if a not in cases] == [
         f"{SITE_URL}runs/acme/support/{RUN2}/",
         f"{SITE_URL}runs/acme/support/{RUN1}/",
         f"{SITE_URL}suites/acme/support/",

@@ -7,11 +7,13 @@ rounded once for the two."""
 from __future__ import annotations
 
 import re
+from html import escape as html_escape
 
 from hypothesis import HealthCheck, given, settings
 
 from generator.account.run import account_of
 from generator.document.redacted import RedactedRun
+from generator.site.cases import case_anchor
 from generator.site.labels import LOCALES
 from generator.site.pages import Site, comparison, side
 from generator.site.templates import environment
@@ -81,5 +83,8 @@ def test_a_case_grid_writes_each_score_at_its_checks_decimals(
             for name in names:
                 score = by_name.get(name)
                 expected.append("" if score is None else site.f.score(score, digits[name]))
-            scores = [re.sub(r"^[^>]*>", "", cell) for cell in line.split("<td")[1:]]
+            cells = line.split("<td")[1:]
+            scores = [re.sub(r"<[^>]*>", "", re.sub(r"^[^>]*>", "", cell)) for cell in cells]
             assert scores == expected
+            anchor = f'<a href="#{html_escape(case_anchor(case.case_id))}">'
+            assert all(anchor in cell for cell in cells if not cell.startswith(" class=n"))

@@ -1,0 +1,136 @@
+"""A reader's second pass, in a real browser: a case opens in its place from the grid, every
+wide table keeps its first column (and a comparison its verdict) on a phone's screen with a cue
+that more lies to the right, and plotly.js is fetched only by a page that draws a chart."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.site._browser import SHOTS, Visit, pages
+
+pytestmark = pytest.mark.slow
+"""Each test drives a browser: ``make test-fast`` leaves them out."""
+
+FRAMES = ".runsite-table, .runsite-grid, .runsite-matrix, .runsite-compare"
+
+
+@pytest.mark.parametrize("width", [390, 1400])
+@pytest.mark.parametrize("language", ["en", "it"])
+def test_a_grid_cell_opens_its_case_on_its_verdicts_and_trajectory(
+    built, served, browser, width, language
+):
+    path = pages(built)["run"]
+    visit = Visit(browser, served + ("/it" if language == "it" else "") + path, width=width)
+    try:
+        page = visit.page
+        link = page.locator('.runsite-matrix td a[href="#case-hasty-refund"]').first
+        link.scroll_into_view_if_needed()
+        link.click()
+        case = page.locator("details#case-hasty-refund")
+        page.wait_for_function("() => document.querySelector('#case-hasty-refund').open")
+        box = case.bounding_box()
+        page.screenshot(path=str(SHOTS / f"case-{language}-{width}.png"))
+        assert box is not None and 0 <= box["y"] < 900
+        assert case.locator("tbody tr").count() >= 1
+        assert case.locator("ol.runsite-timeline li").count() >= 1
+        assert case.locator(".runsite-judged span.f", has_text="tools_called").count() == 1
+    finally:
+        visit.close()
+    assert visit.errors == []
+
+
+def test_a_case_address_opens_its_case_when_the_page_loads(built, served, browser):
+    visit = Visit(browser, served + pages(built)["run"] + "#case-on-time")
+    try:
+        visit.page.wait_for_function("() => document.querySelector('#case-on-time').open")
+    finally:
+        visit.close()
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+@pytest.mark.parametrize("language", ["en", "it"])
+@pytest.mark.parametrize("name", ["home", "suite", "run", "diff", "sampled"])
+def test_on_a_phone_every_tables_first_column_and_a_comparisons_verdict_stay_on_screen(
+    built, served, browser, name, language, scheme
+):
+    path = ("/it" if language == "it" else "") + pages(built)[name]
+    visit = Visit(browser, served + path, width=390, scheme=scheme)
+    try:
+        page = visit.page
+        page.wait_for_load_state("load")
+        found = page.evaluate(
+            """frames => [...document.querySelectorAll(frames)].map(f => {
+                const wrap = f.querySelector('.md-typeset__scrollwrap');
+                if (wrap) wrap.scrollLeft = wrap.scrollWidth;
+                const rows = [...f.querySelectorAll('tbody tr')].filter(r => r.offsetParent);
+                const edges = rows.map(r => {
+                  const cells = [r.cells[0], r.querySelector('.runsite-verdict')].filter(Boolean);
+                  return cells.map(c => { const b = c.getBoundingClientRect(); return [b.left, b.right]; });
+                });
+                if (wrap) wrap.scrollLeft = 0;
+                const wide = wrap ? wrap.scrollWidth > wrap.clientWidth + 1 : false;
+                return {edges, wide, cued: wide && f.hasAttribute('data-more')};
+            })""",
+            FRAMES,
+        )
+    finally:
+        visit.close()
+    assert found and visit.errors == []
+    for frame in found:
+        for cells in frame["edges"]:
+            for left, right in cells:
+                assert -1 <= left < right <= 391, (name, frame)
+    assert all(frame["cued"] for frame in found if frame["wide"]), found
+
+
+@pytest.mark.parametrize("name", ["home", "run", "suite"])
+def test_plotly_is_fetched_only_by_a_page_that_draws_a_chart(built, served, browser, name):
+    visit = Visit(browser, served + pages(built)[name])
+    try:
+        expected, drawn = visit.charts_drawn()
+        fetched = visit.page.evaluate(
+            "() => performance.getEntriesByType('resource').map(e => e.name)"
+        )
+    finally:
+        visit.close()
+    plotly = [url for url in fetched if "plotly" in url]
+    assert drawn == expected
+    assert bool(plotly) == bool(expected), (name, plotly)
+    assert (name == "suite") == bool(expected)
+
+
+def test_the_language_switch_keeps_the_case_the_reader_was_on(built, served, browser):
+    path = pages(built)["run"]
+    visit = Visit(browser, served + path + "#case-on-time")
+    try:
+        page = visit.page
+        page.locator('a.md-select__link[hreflang="it"]').first.dispatch_event("click")
+        page.wait_for_url(f"**/it{path}#case-on-time")
+        page.wait_for_function("() => document.querySelector('#case-on-time').open")
+    finally:
+        visit.close()
+    assert visit.errors == []
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_the_case_filter_shows_a_ring_where_the_keyboard_is(built, served, browser, scheme):
+    visit = Visit(browser, served + pages(built)["run"], scheme=scheme)
+    try:
+        page = visit.page
+        box = page.locator('input[data-cases="failed"]')
+        box.focus()
+        page.keyboard.press("Shift+Tab")
+        page.keyboard.press("Tab")
+        ring = box.evaluate(
+            "b => [getComputedStyle(b).outlineStyle, getComputedStyle(b).outlineWidth]"
+        )
+        select = page.locator('select[data-cases="check"]')
+        apart = page.evaluate(
+            "() => { const [a, b] = document.querySelectorAll('.runsite-filter label');"
+            " return b.getBoundingClientRect().left - a.getBoundingClientRect().right; }"
+        )
+        assert select.count() == 1
+    finally:
+        visit.close()
+    assert ring[0] == "solid" and ring[1] != "0px", ring
+    assert apart >= 16 or apart < 0  # apart on one line, or each on a line of its own
