@@ -1,13 +1,21 @@
-"""The site's own labels: the same keys and placeholders in both languages, written in each,
-and held to the same gate as the reading (no advice, no talk of other runs)."""
+"""The site's own labels and terms: the same keys and placeholders in both languages, written in
+each, and held to the same gate as the reading (no advice, no talk of other runs)."""
 
 from __future__ import annotations
 
 import re
 import string
 
-from generator.site.labels import EN, IT
+from generator.site import labels, terms
+from generator.site.labels import LABELS
 from tests._vocabulary import ADVICE
+
+EN, IT = LABELS["en"], LABELS["it"]
+
+
+def test_a_page_word_and_a_term_never_share_a_key():
+    assert labels.EN.keys().isdisjoint(terms.EN)
+    assert labels.IT.keys().isdisjoint(terms.IT)
 
 
 def _placeholders(label: str) -> list[str]:
