@@ -29,12 +29,13 @@ def redact(run: Run | RedactedRun, disclosure: Disclosure = NOTHING) -> Redacted
     """The publishable projection of ``run`` under ``disclosure``."""
     if isinstance(run, RedactedRun):
         disclosure = run.disclosure.meet(disclosure)
+        label = _labeller(disclosure)
         cases: list[dict[str, Any]] = [
-            _narrow_case(c.model_dump(), disclosure) for c in run.results
+            _narrow_case(c.model_dump(), disclosure, label) for c in run.results
         ]
     else:
-        skeletons = _Skeletons()
-        cases = [_case(case, disclosure, skeletons) for case in run.results]
+        skeletons, label = _Skeletons(), _labeller(disclosure)
+        cases = [_case(case, disclosure, skeletons, label) for case in run.results]
     doc = {
         **_kept(run, _RUN_KEYS),
         "schema_version": SCHEMA,
@@ -108,7 +109,8 @@ def _config(config: ConfigParts) -> dict[str, Any]:
 
 
 def _labeller(disclosure: Disclosure) -> Labeller:
-    """Tool labels for one case: the name where disclosed, else ``tool #N`` by first appearance."""
+    """Tool labels for one run: the name where disclosed, else ``tool #N`` by first appearance
+    in the run, so a tool is the same number in every case and trajectory of its run."""
     order: dict[str, str] = {}
 
     def label(name: str | None) -> str | None:
@@ -157,11 +159,12 @@ class _Skeletons:
         return made
 
 
-def _case(case: CaseResult, disclosure: Disclosure, skeletons: _Skeletons) -> dict[str, Any]:
+def _case(
+    case: CaseResult, disclosure: Disclosure, skeletons: _Skeletons, label: Labeller
+) -> dict[str, Any]:
     kept = _kept(case, _CASE_KEYS)
     kept["verdicts"] = [_verdict(v, disclosure) for v in case.verdicts]
     if case.responses is not None:
-        label = _labeller(disclosure)
         kept["responses"] = [_response(r, label, skeletons) for r in case.responses]
     return kept
 
@@ -177,15 +180,15 @@ def _response(response: RecordedResponse, label: Labeller, skeletons: _Skeletons
     return kept
 
 
-def _narrow_case(case: dict[str, Any], disclosure: Disclosure) -> dict[str, Any]:
-    """A redacted case (as a mapping) narrowed to ``disclosure``."""
+def _narrow_case(case: dict[str, Any], disclosure: Disclosure, label: Labeller) -> dict[str, Any]:
+    """A redacted case (as a mapping) narrowed to ``disclosure``, its tools labelled by the
+    run's ``label``."""
     for verdict in case["verdicts"]:
         verdict["metadata"] = {
             key: value
             for key, value in verdict["metadata"].items()
             if disclosure.releases(key, value)
         }
-    label = _labeller(disclosure)
     for response in case.get("responses") or ():
         for item in [*(response.get("steps") or ()), *(response.get("tool_calls") or ())]:
             if item.get("tool"):

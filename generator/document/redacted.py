@@ -10,7 +10,7 @@ samples and intervals, statuses, counts, token counts, costs, latencies, timesta
 schema, config identities and non-perimeter values, and the skeleton of each recorded
 trajectory (step index, actor, a model step's finish, a tool step's status). Tool names appear
 only where the disclosure names them; otherwise a tool reads ``tool #N``, numbered by first
-appearance within its case.
+appearance within its run.
 """
 
 from __future__ import annotations

@@ -11,7 +11,7 @@ from generator.document.disclosure import Disclosure
 from generator.document.redact import redact
 from generator.document.redacted import RedactedRun
 from generator.errors import DocumentRefused
-from tests._helpers import MARKERS, a_planted_run, a_run
+from tests._helpers import MARKERS, a_planted_run, a_run, a_trajectory_response
 from tests.conftest import CORPUS
 
 
@@ -48,6 +48,19 @@ def test_redaction_keeps_the_counts_of_responses_and_steps_and_the_skeleton():
     assert case.responses[1].tool_calls == []
     assert case.responses[0].usage is not None
     assert case.responses[0].latency_ms == 812.5
+
+
+def test_a_withheld_tool_keeps_its_number_in_every_case_of_its_run():
+    planted = a_planted_run()
+    second = planted["results"][1]
+    # The second case calls the first case's second tool first: still tool #2 there.
+    second["responses"] = [a_trajectory_response("other", "lookup", "{}", "ok")]
+    planted["results"][0]["responses"][0] = a_trajectory_response("lookup", "other", "{}", "ok")
+    run = read_run(json.dumps(planted).encode()).run
+    for redacted in (redact(run), redact(redact(run))):
+        first, then = (case.responses[0].tools for case in redacted.results[:2])
+        assert first == ["tool #1", "tool #2", "tool #1"]
+        assert then == ["tool #2", "tool #1", "tool #2"]
 
 
 def test_redaction_keeps_verdict_numbers_and_drops_string_metadata():
