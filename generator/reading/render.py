@@ -39,6 +39,7 @@ from generator.account.significance import ALPHA
 from generator.reading.facts import Fact, Gate, Param, Reading, Scope
 from generator.reading.formats import Formats, formats
 from generator.reading.locales import Phrases, catalog
+from generator.reading.locales.settings import SWITCHED, setting_name
 from generator.reading.plurals import plural
 
 OUTPUT_VERSION = 2
@@ -156,7 +157,12 @@ def shown(fact: Fact, figures: Formats) -> dict[str, str]:
     """Every parameter of ``fact`` as printed in the language of ``figures``."""
     params = fact.params
     if fact.kind.startswith(AS_CONFIGURED):
-        return {name: as_configured(value, figures) for name, value in params.items()}
+        return {
+            name: setting_name(figures.language, str(value))
+            if name == "name"
+            else as_configured(value, figures)
+            for name, value in params.items()
+        }
     tolerance = params.get("tolerance")
     scores = {
         name: value
@@ -212,9 +218,11 @@ def moves(params: dict[str, Param]) -> list[Move]:
 
 def as_configured(value: Param, figures: Formats) -> str:
     """A setting's value as its configuration has it: a name or a whole number as written, a
-    fraction with every digit it has and the language's decimal mark."""
+    fraction with every digit it has and the language's decimal mark, a switch on or off in
+    the language's words."""
     if isinstance(value, bool):
-        return "true" if value else "false"
+        on, off = SWITCHED[figures.language]
+        return on if value else off
     if isinstance(value, float):
         return figures.setting(value)
     return str(value)

@@ -25,7 +25,9 @@ def step_text(step: StepShape, t: Mapping[str, str]) -> tuple[str, str, bool]:
     """A step as a page shows it: (actor, what happened, whether it failed)."""
     actor, finish, tool, status = step
     if actor == "model":
-        return actor, t["step.finish"].format(finish=finish) if finish else "", False
+        if not finish:
+            return actor, "", False
+        return actor, t.get(f"finish.{finish}") or t["step.finish"].format(finish=finish), False
     said = f"{tool or t['step.unnamed']} · {t['trajectory.status.' + str(status)]}"
     return actor, said, status == "error"
 

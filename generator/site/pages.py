@@ -22,8 +22,10 @@ from generator.reading import NotComparable
 from generator.reading.explain import against
 from generator.reading.facts import Reading
 from generator.reading.formats import Formats
+from generator.reading.locales.settings import setting_name
 from generator.reading.plurals import worded
 from generator.reading.refusals import refuse_crossing
+from generator.reading.render import as_configured
 from generator.site.board import BoardPages
 from generator.site.cases import case_views, step_text
 from generator.site.chance import chance_rows
@@ -247,9 +249,12 @@ class Site(BoardPages):
         def config(parts: Any) -> str:
             shown = [
                 *(parts.identities or ()),
-                *(f"{k}={v}" for k, v in sorted((parts.values or {}).items())),
+                *(
+                    f"{setting_name(self.locale, k)}: {as_configured(v, self.f)}"
+                    for k, v in sorted((parts.values or {}).items())
+                ),
             ]
-            return ", ".join(shown) or t["fact.none"]
+            return " · ".join(shown) or t["fact.none"]
 
         facts: list[tuple[str, str | Markup]] = [
             (t["fact.tenant"], run.tenant),

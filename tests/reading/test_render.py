@@ -4,8 +4,10 @@ from __future__ import annotations
 
 from typing import Any
 
+from generator.document.record import SETTINGS
 from generator.reading import as_json, catalog, explain, text
 from generator.reading.facts import Fact
+from generator.reading.locales.settings import NAMES
 from generator.reading.render import sentence
 from tests._helpers import a_corpus_run, a_redacted_run, a_verdict
 from tests.reading._documents import BASELINE, RUN2
@@ -113,13 +115,24 @@ def test_a_failing_score_a_hair_under_its_threshold_never_prints_as_the_threshol
     ]
 
 
-def test_settings_of_the_target_keep_their_own_form():
+def test_a_setting_is_named_in_the_readers_language_and_its_value_kept_as_configured():
     fact = Fact("setup", "setup.target.value", {"name": "max_tokens", "value": 4096})
-    assert sentence(fact, catalog("it")) == "Impostazione max_tokens del sistema valutato: 4096."
+    assert (
+        sentence(fact, catalog("it")) == "Impostazione limite di token del sistema valutato: 4096."
+    )
     fact = Fact("setup", "setup.target.value", {"name": "temperature", "value": 0.7})
-    assert sentence(fact, catalog("it")) == "Impostazione temperature del sistema valutato: 0,7."
-    fact = Fact("setup", "setup.target.value", {"name": "stream", "value": True})
-    assert sentence(fact, catalog("en")) == "Target setting stream: true."
+    assert sentence(fact, catalog("it")) == "Impostazione temperatura del sistema valutato: 0,7."
+    fact = Fact("setup", "setup.target.value", {"name": "json_mode", "value": True})
+    assert sentence(fact, catalog("en")) == "Target setting JSON mode: on."
+    assert (
+        sentence(fact, catalog("it")) == "Impostazione modalità JSON del sistema valutato: attiva."
+    )
+    fact = Fact("setup", "setup.target.value", {"name": "house_style", "value": "terse"})
+    assert sentence(fact, catalog("it")) == "Impostazione house_style del sistema valutato: terse."
+
+
+def test_every_setting_a_page_may_show_has_a_name_in_each_language():
+    assert all(names.keys() == SETTINGS.keys() for names in NAMES.values())
 
 
 def test_the_json_keeps_every_figure_exact():

@@ -102,3 +102,11 @@ def test_a_comparison_where_no_check_changed_says_so(locale):
     before = a_corpus_run(sorted(AGENT.parent.glob("*.json"))[-2])
     changed = Site(environment(), locale).diff(RUN, before, comparison(RUN, before), "previous")
     assert str(escape(LABELS[locale]["diff.nothing_changed"])) not in changed.html
+
+
+def test_an_italian_run_page_names_stop_reasons_and_settings_in_italian():
+    html = _page("it")
+    for raw in ("tool_use", "end_turn", "model=", "provider="):
+        assert raw not in html, raw
+    assert "ha chiesto uno strumento" in html
+    assert "modello: agent:handle" in html
