@@ -14,7 +14,7 @@ from generator.document.redacted import RedactedRun
 from generator.errors import Refused
 from generator.report.labels import REPORT
 from generator.report.markdown import name, text
-from generator.report.page import ASSETS, SCRIPT, Page, asset, linked
+from generator.report.page import ASSETS, SCRIPT, Page, asset, linked, released_line
 from generator.report.subject import Origin
 from generator.report.svg import Drawn
 from generator.site.labels import LABELS
@@ -35,12 +35,8 @@ def suite_board(runs: Sequence[RedactedRun], suite: str) -> Board:
 
 def _released(site: Site, runs: Sequence[RedactedRun]) -> str:
     """What the archive's disclosure released in any of ``runs``, said once."""
-    r = REPORT[site.locale]
     lines = list(dict.fromkeys(line for run in runs for line in site.released(run)))
-    released = "; ".join(lines) + "." if lines else LABELS[site.locale]["run.released.none"]
-    return f"{r['report.redacted.runs']} " + r["report.disclosure"].format(
-        source=r["report.source"], released=released
-    )
+    return f"{REPORT[site.locale]['report.redacted.runs']} {released_line(lines, site.locale)}"
 
 
 def board_html(board: Board, runs: Sequence[RedactedRun], origin: Origin, locale: str) -> Page:
@@ -62,6 +58,7 @@ def board_html(board: Board, runs: Sequence[RedactedRun], origin: Origin, locale
         "body": Markup(linked(site.board_body(board, title), origin.address(locale, path))),
         "withheld": [],
         "said_below": False,
+        "verdict": None,
         "released": [],
         "copyright": Markup(origin.look.copyright or ""),
         "styles": Markup(styles),

@@ -7,10 +7,14 @@ EN: dict[str, str] = {
     "report.name": "Report",
     "report.redacted.run": "Made from the redacted run only.",
     "report.redacted.runs": "Made from the redacted runs only.",
-    "report.disclosure": "Disclosure ({source}): {released}",
-    "report.source": "runsite.toml of the archive",
+    "report.disclosure.none": "Beyond ids, names, scores, statuses and counts, nothing was published.",
+    "report.disclosure": (
+        "Beyond ids, names, scores, statuses and counts, the team that keeps these runs chose to "
+        "publish {released}"
+    ),
     "report.withheld_below": "What it does not show is listed at the end.",
     "report.status.worse.previous": "worse than the previous run",
+    "report.verdict": "Overall: {status}.",
     "summary.worse": "Checks that got worse",
     "summary.none_worse": "No check got worse.",
     "summary.not_passed": "Checks that failed or could not be judged",
@@ -26,10 +30,16 @@ IT: dict[str, str] = {
     "report.name": "Rapporto",
     "report.redacted.run": "Ricavato soltanto dalla versione oscurata dell'esecuzione.",
     "report.redacted.runs": "Ricavato soltanto dalla versione oscurata delle esecuzioni.",
-    "report.disclosure": "Scelta dichiarata ({source}): {released}",
-    "report.source": "runsite.toml dell'archivio",
+    "report.disclosure.none": (
+        "Oltre a identificativi, nomi, punteggi, esiti e conteggi, non è stato pubblicato nulla."
+    ),
+    "report.disclosure": (
+        "Oltre a identificativi, nomi, punteggi, esiti e conteggi, chi conserva queste "
+        "esecuzioni ha scelto di pubblicare {released}"
+    ),
     "report.withheld_below": "Che cosa non mostra è elencato alla fine.",
     "report.status.worse.previous": "peggiorata rispetto all'esecuzione precedente",
+    "report.verdict": "Nel complesso: esecuzione {status}.",
     "summary.worse": "Controlli peggiorati",
     "summary.none_worse": "Nessun controllo è peggiorato.",
     "summary.not_passed": "Controlli non superati o non giudicati",

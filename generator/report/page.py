@@ -13,7 +13,7 @@ it is not: a file opened from a mail has no site beside it.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from html import unescape
 from typing import Any
@@ -21,11 +21,17 @@ from urllib.parse import urljoin
 
 from markupsafe import Markup, escape
 
+from generator.account.run import account_of
+from generator.account.tally import Status
+from generator.reading import catalog
+from generator.reading.facts import Reading
+from generator.reading.render import sentence
 from generator.report.labels import REPORT
 from generator.report.subject import Subject
 from generator.report.svg import Drawn
 from generator.site.labels import LABELS
-from generator.site.pages import Site
+from generator.site.pages import ComparisonPage, Site
+from generator.site.readings import alone
 from generator.site.templates import TEMPLATES, environment
 
 ASSETS = ("assets/runsite.css", "report/report.css")
@@ -62,14 +68,42 @@ def disclosed(
     """How a report was made: from redacted runs only, and what the archive's disclosure
     released beyond what always travels; its words as ``said`` writes them, and each name as
     ``named`` does."""
-    t, r = LABELS[site.locale], REPORT[site.locale]
-    released = site.released(subject.run, said, named)
-    disclosure = said(r["report.disclosure"]).format(
-        source=said(r["report.source"]),
-        released="; ".join(released) + "." if released else said(t["run.released.none"]),
-    )
+    r = REPORT[site.locale]
     redacted = said(r["report.redacted.run" if subject.other is None else "report.redacted.runs"])
-    return f"{redacted} {disclosure}"
+    return f"{redacted} {released_line(site.released(subject.run, said, named), site.locale, said)}"
+
+
+def released_line(released: Sequence[str], locale: str, said: Callable[[str], str] = str) -> str:
+    """What a disclosure released (``Site.released``'s lines), as a stakeholder reads it: what
+    was published beyond what always travels, or that nothing was."""
+    r = REPORT[locale]
+    if not released:
+        return said(r["report.disclosure.none"])
+    return said(r["report.disclosure"]).format(released="; ".join(released) + ".")
+
+
+def verdict(subject: Subject, compared: ComparisonPage | None, locale: str) -> tuple[Status, str]:
+    """A report's first words: how the run went, as its page's status says (against the
+    previous run, worse than it where a check got worse), and the fact its exit code comes
+    from, where there is one."""
+    t, r = LABELS[locale], REPORT[locale]
+    tally = account_of(subject.run).tally
+    reading: Reading | None
+    if compared is None:
+        status, reading = tally.status(subject.worse()), alone(subject.run)
+        word = t[f"status.{status}"]
+    else:
+        reading = compared.reading
+        previous = subject.role == "previous"
+        status = tally.status(None if previous else compared.worse)
+        word = t[f"status.{status}"]
+        if previous and compared.worse:
+            status, word = "worse", r["report.status.worse.previous"]
+    said = r["report.verdict"].format(status=word)
+    deciding = reading.deciding() if reading is not None else None
+    if deciding is not None:
+        said += " " + sentence(deciding, catalog(locale))
+    return status, said
 
 
 @dataclass(frozen=True)
@@ -110,6 +144,7 @@ def html_report(subject: Subject, locale: str) -> Page:
         "title": body.title,
         "site_name": subject.origin.name,
         "disclosed": disclosed(subject, site),
+        "verdict": verdict(subject, compared, locale),
         "body": Markup(linked(body.html, subject.origin.address(locale, subject.path))),
         "withheld": withheld,
         "said_below": True,

@@ -30,6 +30,7 @@ from generator.site.board import BoardPages
 from generator.site.cases import case_views, step_text
 from generator.site.chance import chance_rows
 from generator.site.charts import Chart, compare_charts, interval_chart
+from generator.site.first import compared_first, run_first
 from generator.site.readings import MARKED, alone, on_the_line
 from generator.site.tables import NO_TABLE, Table, case_rows, compared_table, figures_of
 from generator.site.writer import Body, diff_path, href, reading_sections, run_path, suite_path
@@ -99,20 +100,26 @@ class Site(BoardPages):
                 return None
             return href(path, diff_path(run.tenant, run.suite, run.key, other))
 
+        status = account.tally.status(worse)
+        reference_href = compared(reference)
         return self._body(
             "run",
             path,
             f"{run.suite} · {self.f.moment(run.created_at)}",
             run=run,
             measured=self.when(run.created_at),
+            moment=self.f.moment(run.created_at),
             summary=self.counts(went),
-            status=account.tally.status(worse),
+            status=status,
+            first=run_first(
+                status, worse, reference_href, account.checks, account.cases, self.t, self.f
+            ),
             rate=self.rate(went),
             is_reference=run.key == reference,
             facts=self.header(run),
             suite_href=href(path, suite_path(run.tenant, run.suite)),
             previous_href=compared(previous),
-            reference_href=compared(reference),
+            reference_href=reference_href,
             reading=reading_sections(alone(run), self.locale, MARKED, self.t["run.line_marked"]),
             checks=[self.check_row(row) for row in account.checks],
             stderr=any(row.reported_stderr is not None for row in account.checks),
@@ -207,6 +214,11 @@ class Site(BoardPages):
             status=account_of(run).tally.status(compared.worse if role != "previous" else None),
             rate=self.rate(account_of(run).tally.verdicts),
             counts=verdict_counts(compared.counts, t, self.f),
+            first=compared_first(
+                compared.values, href(path, run_path(run.tenant, run.suite, run.key)), t, self.f
+            )
+            if compared.values
+            else [],
             rows=compared.table.written(t, self.f),
             chance=chance_rows(compared.values.chance, self.f) if compared.values else [],
             charts=self.compare_charts(compared),

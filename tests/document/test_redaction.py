@@ -58,7 +58,7 @@ def test_a_withheld_tool_keeps_its_number_in_every_case_of_its_run():
     planted["results"][0]["responses"][0] = a_trajectory_response("lookup", "other", "{}", "ok")
     run = read_run(json.dumps(planted).encode()).run
     for redacted in (redact(run), redact(redact(run))):
-        first, then = (case.responses[0].tools for case in redacted.results[:2])
+        first, then = (case.responses[0].tools for case in redacted.results[:2] if case.responses)
         assert first == ["tool #1", "tool #2", "tool #1"]
         assert then == ["tool #2", "tool #1", "tool #2"]
 

@@ -48,7 +48,9 @@ def test_the_page_the_report_and_the_summary_say_the_same(archive: Path, tmp_pat
     page = (out / f"{prefix}diffs/acme/support/{RUN2}/{RUN1}/index.html").read_text()
     report = runsite("report", "--root", str(archive), RUN2, "--baseline", "--locale", locale)
     for html in (page, report.stdout):
-        row = re.search(r"<tr><th>contains<td[^>]*>4<td[^>]*>2 ↓ · 0 ↑<td[^>]*>([^<]*)<td", html)
+        row = re.search(
+            r"<tr><th scope=\"row\">contains<td[^>]*>4<td[^>]*>2 ↓ · 0 ↑<td[^>]*>([^<]*)<td", html
+        )
         assert row is not None and row.group(1) == mcnemar
         assert f"<td>{fisher} <small>Fisher</small>" in html
     summary = runsite(

@@ -64,12 +64,26 @@ def test_a_run_report_is_the_run_page_with_the_disclosure_on_its_face(report):
     assert text.startswith('<!doctype html>\n<html lang="en">')
     head = text[text.index('<header class="report-head">') : text.index("</header>")]
     assert "Made from the redacted run only." in head
-    assert "Disclosure (runsite.toml of the archive): Nothing beyond what always travels." in head
+    assert "Beyond ids, names, scores, statuses and counts, nothing was published." in head
     assert "<h1>support · <time" in text
-    assert "<h2>What this page does not show</h2>" in text
+    assert '<h2 id="withheld">What this page does not show</h2>' in text
     assert "20 recorded answers: what the model said and what it was asked" in text
     assert text.count('<div class="runsite-chart" data-of="intervals"') == 5
     assert '<script type="application/json"' not in text
+
+
+@pytest.mark.parametrize(
+    ("locale", "opening"),
+    [("en", "Overall: worse than the reference."), ("it", "Nel complesso: esecuzione peggiorata")],
+)
+def test_a_report_opens_with_its_overall_verdict_and_the_fact_it_comes_from(
+    report, locale, opening
+):
+    result = report(RUN2, "--baseline", "--locale", locale)
+    assert result.exit_code == 1, result.output
+    head = result.stdout.split('<header class="report-head">', 1)[1].split("</p>", 2)
+    assert head[1].startswith(f'\n<p class="report-verdict worse">{opening}')
+    assert len(head[1]) > len(opening) + 60  # the deciding fact follows the status
 
 
 def test_a_comparison_report_shows_both_runs_and_what_each_withholds(report):
@@ -93,8 +107,9 @@ def test_a_report_loads_nothing_and_links_only_to_the_site(archive: Path, report
     for text in (linked_text, unlinked):
         assert re.findall(r"\bsrc=", text) == []
         assert "url(" not in text and "@import" not in text
-    assert re.findall(r'href="([^"]*)"', unlinked) == ["data:,"]
-    addresses = re.findall(r'href="([^"]*)"', linked_text)[1:]
+    # Within the file, its table of contents and its summary lead to its own sections and cases.
+    assert [a for a in re.findall(r'href="([^"]*)"', unlinked) if a[0] != "#"] == ["data:,"]
+    addresses = [a for a in re.findall(r'href="([^"]*)"', linked_text)[1:] if a[0] != "#"]
     cases = [a for a in addresses if "#case-" in a]
     assert cases and all(a.startswith(f"{SITE_URL}runs/acme/support/{RUN2}/#") for a in cases)
     assert [a for a in addresses if a not in cases] == [

@@ -110,3 +110,56 @@ def test_an_italian_run_page_names_stop_reasons_and_settings_in_italian():
         assert raw not in html, raw
     assert "ha chiesto uno strumento" in html
     assert "modello: agent:handle" in html
+
+
+def _in_order(html: str, *marks: str) -> None:
+    places = [html.index(mark) for mark in marks]
+    assert places == sorted(places), marks
+
+
+def _contents_lead_to_their_sections(html: str) -> None:
+    toc = html.split('<nav class="runsite-toc"', 1)[1].split("</nav>", 1)[0]
+    anchors = re.findall(r'href="#([^"]+)"', toc)
+    assert len(anchors) >= 3
+    assert all(f'<h2 id="{anchor}">' in html for anchor in anchors)
+
+
+@pytest.mark.parametrize("locale", LOCALES)
+def test_a_run_page_says_its_verdict_and_what_failed_before_its_tables_and_its_prose_after(
+    locale,
+):
+    html = _page(locale)
+    t = LABELS[locale]
+    _in_order(
+        html,
+        '<p class="runsite-summary"><span class="runsite-badge failed">',
+        '<ul class="runsite-first">',
+        '<nav class="runsite-toc"',
+        '<h2 id="checks">',
+        '<h2 id="cases">',
+        '<h2 id="facts">',
+        '<h2 id="reading">',
+    )
+    first = html.split('<ul class="runsite-first">', 1)[1].split("</ul>", 1)[0]
+    failed = t["first.on_cases.other"].format(check="tools_called", count=2)
+    assert f"{escape(t['first.checks.failed'])}</b> {failed}" in first
+    assert '<a href="#case-hasty-refund">hasty-refund</a>' in first
+    _contents_lead_to_their_sections(html)
+
+
+@pytest.mark.parametrize("locale", LOCALES)
+def test_a_comparison_page_says_what_got_worse_before_its_tables_and_its_reading_after(locale):
+    before = a_corpus_run(sorted(AGENT.parent.glob("*.json"))[-2])
+    html = Site(environment(), locale).diff(RUN, before, comparison(RUN, before), "previous").html
+    _in_order(
+        html,
+        '<p class="runsite-counts">',
+        '<ul class="runsite-first">',
+        '<nav class="runsite-toc"',
+        '<h2 id="checks">',
+        '<h2 id="reading">',
+    )
+    first = html.split('<ul class="runsite-first">', 1)[1].split("</ul>", 1)[0]
+    assert first.startswith('\n<li class="worse">')
+    assert '#case-hasty-refund">hasty-refund</a> · tool_called_with' in first
+    _contents_lead_to_their_sections(html)

@@ -261,4 +261,4 @@ def test_a_case_grid_leaves_unmarked_only_the_cells_of_checks_that_passed():
 def _width(body: str) -> int:
     """The checks a run page's case grid has a column for."""
     head = body.split('<div class="runsite-matrix">', 1)[1].split("</thead>", 1)[0]
-    return head.count("<th>") - 1
+    return head.count('<th scope="col">') - 1
