@@ -1,7 +1,7 @@
-"""The pages that span many runs, from the runs' summaries: the home page, each suite's page and
-the search entries; and what a build makes of each suite's history that the next build can
-keep: the suite page's article and the suite's search entries, in each language, and each
-run's count of checks worse than the suite's reference.
+"""The pages that span many runs, from the runs' summaries: the home page, each suite's page, its
+case pages and the search entries; and what a build makes of each suite's history that the next
+build can keep: the suite page's article, its case pages' and the suite's search entries, in
+each language, and each run's count of checks worse than the suite's reference.
 
 Each is kept in the cache under a digest of the suite's history (its runs' blobs, its
 reference, what got worse against it: a run's summary is its blob's, for this code), and made
@@ -56,6 +56,7 @@ def home_and_suites(
             board = board_page(cache, site, h, runs)
             if board is not None:
                 pages.append((site.locale, board))
+            pages += [(site.locale, page) for page in case_pages(cache, site, h, runs)]
             entries += search_entries(cache, site, h, runs)
         searched[site.locale] = entries
     return pages, searched
@@ -74,6 +75,19 @@ def board_page(
     if board_for(history) is None:
         return None
     return site.board(history, _kept(cache, "board", site, history, runs, site.board_text))
+
+
+def case_pages(
+    cache: RunCache, site: Site, history: SuiteRuns, runs: Sequence[Listed]
+) -> list[Page]:
+    """A page for each case of a suite, their articles written again only when the suite's
+    history moved."""
+
+    def made(history: SuiteRuns) -> str:
+        return json.dumps(site.case_bodies(history), ensure_ascii=False)
+
+    bodies: dict[str, str] = json.loads(_kept(cache, "cases", site, history, runs, made))
+    return site.case_pages(history, bodies)
 
 
 def search_entries(

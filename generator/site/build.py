@@ -130,7 +130,7 @@ def site_config(
         "markdown_extensions": [{"toc": {"permalink": False}}],
         "extra_javascript": list(SCRIPTS),
         "extra_css": [*(path for path in ASSETS if path.endswith(".css")), *look.css],
-        "not_in_nav": "/*/runs/\n/*/diffs/\n/*/boards/\n",
+        "not_in_nav": "/*/runs/\n/*/diffs/\n/*/boards/\n/*/cases/\n",
     }
 
 

@@ -11,7 +11,7 @@ from typing import Any
 from generator.account.tally import STATUSES, Status
 from generator.reading.formats import needs_seconds
 from generator.reading.plurals import worded
-from generator.site.cases import case_anchor
+from generator.site.cases import CASE_STATUS, case_anchor
 from generator.site.charts import Chart, history_axis, history_chart, rate_chart, sparkline
 from generator.site.shell import placeholder_markdown
 from generator.site.summary import CheckKey, RunSummary
@@ -19,6 +19,7 @@ from generator.site.writer import (
     Page,
     Writer,
     board_path,
+    case_path,
     href,
     page_address,
     run_path,
@@ -210,8 +211,8 @@ class HistoryPages(Writer):
 
     def search_suite(self, history: SuiteRuns) -> list[dict[str, str]]:
         """What the search finds of a suite: each run (by suite, date, key and status), the
-        suite (by its checks) and each case id of its latest run, at its row of the suite's
-        grid. One entry a run and a case: the index grows with the archive, not its square.
+        suite (by its checks) and each case its runs measured, at the case's own page (by its
+        id and its latest status). One entry a run and a case: the index grows with the archive, not its square.
         The theme shows an entry's title and text as HTML, so they are escaped, and its
         location is a link, so quoted."""
         entries = []
@@ -233,12 +234,16 @@ class HistoryPages(Writer):
                 " ".join([history.tenant, history.suite, *checks]),
             )
         )
-        for case, _ in history.runs[-1].cases:
+        latest = dict(history.runs[-1].cases)
+        cases = dict.fromkeys(case for run in reversed(history.runs) for case, _ in run.cases)
+        for case in cases:
+            went = latest.get(case)
+            status = f" · {self.t[CASE_STATUS[went]]}" if went else ""
             entries.append(
                 _entry(
-                    f"{suite}#{case_anchor(case)}",
-                    case,
-                    f"{self.t['column.case']} {case} · {history.tenant} {history.suite}",
+                    page_address(case_path(history.tenant, history.suite, case)),
+                    f"{case} · {history.heading}",
+                    f"{self.t['column.case']} {case} · {history.tenant} {history.suite}{status}",
                 )
             )
         return entries
@@ -264,7 +269,7 @@ class HistoryPages(Writer):
                 {
                     "case": case,
                     "anchor": case_anchor(case),
-                    "href": links[0] + anchor,
+                    "href": href(path, case_path(history.tenant, history.suite, case)),
                     "cells": cells,
                     "flaky": len(judged) == 2,
                 }

@@ -161,7 +161,22 @@ EN: dict[str, str] = {
     "case.verdicts": "Its verdicts",
     "case.every_answer": "every answer",
     "case.answers": "answers {answers}",
-    "case.history": "This case in the suite's other runs",
+    "case.history": "Its history in every run of the suite",
+    "case.latest": "Its latest run",
+    "case.every_run": "In each run of the suite that measured it",
+    "case.legend": (
+        "Newest run first, each a link to the case on that run's page: its verdict, then each "
+        "check's (✓ passed, ✗ failed, ? not judged, • measured on a scale of its own); "
+        "★ the reference run."
+    ),
+    "case.runs.passed.one": "passed in {count} run",
+    "case.runs.passed.other": "passed in {count} runs",
+    "case.runs.failed.one": "failed in {count} run",
+    "case.runs.failed.other": "failed in {count} runs",
+    "case.runs.unjudged.one": "not judged in {count} run",
+    "case.runs.unjudged.other": "not judged in {count} runs",
+    "case.runs.set_aside.one": "set aside in {count} run",
+    "case.runs.set_aside.other": "set aside in {count} runs",
     "trajectory.failed_on": "failed on {cases}",
     "trajectory.errored_on": "not judged on {cases}",
     "trajectory.all": "Taken by every answer of every case.",
@@ -329,7 +344,22 @@ IT: dict[str, str] = {
     "case.verdicts": "I suoi verdetti",
     "case.every_answer": "ogni risposta",
     "case.answers": "risposte {answers}",
-    "case.history": "Questo caso nelle altre esecuzioni della suite",
+    "case.history": "La sua storia in ogni esecuzione della suite",
+    "case.latest": "La sua ultima esecuzione",
+    "case.every_run": "In ogni esecuzione della suite che lo ha misurato",
+    "case.legend": (
+        "Dalla più recente, ognuna un collegamento al caso nella pagina di quell'esecuzione: il "
+        "suo verdetto, poi quello di ogni controllo (✓ superato, ✗ non superato, ? non "
+        "giudicato, • misurato su una scala propria); ★ l'esecuzione di riferimento."
+    ),
+    "case.runs.passed.one": "superato in {count} esecuzione",
+    "case.runs.passed.other": "superato in {count} esecuzioni",
+    "case.runs.failed.one": "non superato in {count} esecuzione",
+    "case.runs.failed.other": "non superato in {count} esecuzioni",
+    "case.runs.unjudged.one": "non giudicato in {count} esecuzione",
+    "case.runs.unjudged.other": "non giudicato in {count} esecuzioni",
+    "case.runs.set_aside.one": "messo da parte in {count} esecuzione",
+    "case.runs.set_aside.other": "messo da parte in {count} esecuzioni",
     "trajectory.failed_on": "non superato su {cases}",
     "trajectory.errored_on": "non giudicato su {cases}",
     "trajectory.all": "Seguita da tutte le risposte di ogni caso.",
