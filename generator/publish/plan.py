@@ -34,13 +34,13 @@ replace or remove."""
 LAYOUT = frozenset(
     {
         *("index.html", "404.html", "sitemap.xml", "sitemap.xml.gz", "assets", "search"),
-        *("runs", "suites", "diffs", "boards", "javascripts", "stylesheets", "images"),
+        *("runs", "suites", "diffs", "boards", "cases", "javascripts", "stylesheets", "images"),
     }
 )
 """The names at the top of a site runsite builds, and of each other language's folder: what
-mkdocs-material writes, the folders of run, suite, comparison and board pages, and runsite's
-and the user's assets. A manifest that lists a file anywhere else is not one
-runsite wrote."""
+mkdocs-material writes, the folders of run, suite, comparison, board and case pages, and
+runsite's and the user's assets. A manifest that lists a file anywhere else is not one runsite
+wrote."""
 
 _HEX = re.compile("[0-9a-f]*")
 _BLOB = re.compile("[0-9a-f]{40}|[0-9a-f]{64}")

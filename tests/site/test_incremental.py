@@ -79,7 +79,7 @@ def _build(runsite: Callable[..., Result], archive: Path, out: Path, *extra: str
     return runsite("build", "--root", str(archive), "--out", str(out), *extra)
 
 
-def test_one_more_run_writes_its_pages_its_suite_and_home_and_gives_a_full_builds_bytes(
+def test_one_more_run_writes_its_pages_its_suite_its_cases_and_home_as_a_full_build_would(
     archive: Path, runsite: Callable[..., Result], grown: Callable[..., None]
 ):
     for second in (1, 2, 3):
@@ -109,7 +109,15 @@ def test_one_more_run_writes_its_pages_its_suite_and_home_and_gives_a_full_build
     }
     comparisons = {file for file in changed if file.startswith(("diffs/", "it/diffs/"))}
     assert len(comparisons) == 2 and all(new_key in file for file in comparisons)
-    others = changed - pages - comparisons - {".runsite-site", "sitemap.xml", "sitemap.xml.gz"}
+    # Each case of the suite the run arrived in has one more run on its page; no other suite's.
+    cases = {
+        p.relative_to(site).as_posix()
+        for language in ("", "it/")
+        for p in site.glob(f"{language}cases/acme/support/*/index.html")
+    }
+    assert len(cases) == 6 and cases <= changed
+    others = changed - pages - comparisons - cases
+    others -= {".runsite-site", "sitemap.xml", "sitemap.xml.gz"}
     assert others == set()
     assert pages <= changed
     assert _unlike_a_full_build(runsite, archive, site) == []
