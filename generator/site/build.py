@@ -33,7 +33,7 @@ from generator.errors import Refused
 from generator.site.history import SuiteRuns
 from generator.site.labels import LABELS, LOCALES
 from generator.site.look import Look
-from generator.site.rewrite import for_files, language_links, split_search
+from generator.site.rewrite import for_files, language_links, not_found_pages, split_search
 from generator.site.shell import (
     KINDS,
     Shell,
@@ -99,7 +99,7 @@ def site_config(
         "strict": True,
         "theme": {
             **look.theme,
-            "palette": schemes(look.theme.get("palette")),
+            "palette": schemes(look.theme.get("palette"), settings.language),
             "name": "material",
             "variant": "classic",
             "font": False,
@@ -120,6 +120,7 @@ def site_config(
                             "build": True,
                             "nav": _nav(suites, locale),
                             "copyright": _footer(look, locale),
+                            **_scheme_names(look, locale),
                             "extra": {"generator": False},
                         }
                         for locale in languages
@@ -151,20 +152,33 @@ def _footer(look: Look, locale: str) -> str:
 
 _LIGHT = {"media": "(prefers-color-scheme: light)", "scheme": "default"}
 _DARK = {"media": "(prefers-color-scheme: dark)", "scheme": "slate"}
+_TOGGLES = (
+    ("material/brightness-7", "scheme.to_dark"),
+    ("material/brightness-4", "scheme.to_light"),
+)
+"""Each scheme's switch to the other, as Material draws it in the header: its icon, its name."""
 
 
-def schemes(palette: Any) -> list[dict[str, Any]]:
-    """The site's colour schemes: a light and a dark one that follow the reader's system, in
-    the user's colours; a list of schemes the user wrote (with switches, say) is kept as it
-    is."""
+def schemes(palette: Any, locale: str) -> list[dict[str, Any]]:
+    """The site's colour schemes: a light and a dark one, in the user's colours, that follow the
+    reader's system until the reader switches to the other in the header (its name in
+    ``locale``); a list of schemes the user wrote is kept as it is."""
     if isinstance(palette, list):
         return palette
     colours = {k: v for k, v in (palette or {}).items() if k in ("primary", "accent")}
     colours = colours or {"primary": "indigo", "accent": "indigo"}
+    t = LABELS[locale]
     return [
-        {**_LIGHT, **colours},
-        {**_DARK, **colours},
+        {**scheme, **colours, "toggle": {"icon": icon, "name": html.escape(t[name])}}
+        for scheme, (icon, name) in zip((_LIGHT, _DARK), _TOGGLES, strict=True)
     ]
+
+
+def _scheme_names(look: Look, locale: str) -> dict[str, Any]:
+    """A language's own schemes, for the names of their switches; none where the user wrote the
+    schemes, switches and all."""
+    palette = look.theme.get("palette")
+    return {} if isinstance(palette, list) else {"theme": {"palette": schemes(palette, locale)}}
 
 
 def _nav(suites: Sequence[SuiteRuns], locale: str) -> list[Any]:
@@ -272,6 +286,8 @@ def build_pages(
     else:
         split_search(out, settings.language, searched)
     language_links(out, settings.language, settings.look.site_url)
+    if not settings.for_files:  # a site opened from disk has no address a page is missing at
+        not_found_pages(out, settings.language, settings.look.site_url, settings.name)
     shells = {
         (locale, kind): capture(out if locale == settings.language else out / locale, kind)
         for locale in LOCALES

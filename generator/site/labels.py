@@ -15,10 +15,19 @@ from generator.site import terms
 EN: dict[str, str] = {
     "site.home": "Home",
     "site.suites": "Suites",
+    "scheme.to_dark": "Switch to the dark scheme",
+    "scheme.to_light": "Switch to the light scheme",
     "home.title": "Evaluation runs",
     "home.suites": "Suites",
     "home.latest": "Latest runs",
     "home.empty": "The archive holds no run yet.",
+    "missing.title": "No page here",
+    "missing.said": (
+        "This site has no page at this address. A run's page stays where it was published, so "
+        "the address may be mistyped or from another site; the home page leads to every suite, "
+        "and the search finds runs, suites and cases."
+    ),
+    "missing.home": "Go to the home page",
     "suite.history": "History of each check",
     "suite.runs": "Runs, newest first",
     "suite.reference": "Reference run",
@@ -195,10 +204,19 @@ EN: dict[str, str] = {
 IT: dict[str, str] = {
     "site.home": "Inizio",
     "site.suites": "Suite",
+    "scheme.to_dark": "Passa ai colori scuri",
+    "scheme.to_light": "Passa ai colori chiari",
     "home.title": "Esecuzioni delle valutazioni",
     "home.suites": "Suite",
     "home.latest": "Ultime esecuzioni",
     "home.empty": "L'archivio non contiene ancora esecuzioni.",
+    "missing.title": "Nessuna pagina qui",
+    "missing.said": (
+        "Questo sito non ha una pagina a questo indirizzo. La pagina di un'esecuzione resta dove "
+        "è stata pubblicata, quindi l'indirizzo potrebbe essere sbagliato o di un altro sito; la "
+        "pagina iniziale porta a ogni suite, e la ricerca trova esecuzioni, suite e casi."
+    ),
+    "missing.home": "Vai alla pagina iniziale",
     "suite.history": "Andamento di ogni controllo",
     "suite.runs": "Esecuzioni, dalla più recente",
     "suite.reference": "Esecuzione di riferimento",

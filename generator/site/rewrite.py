@@ -1,9 +1,10 @@
 """What runsite changes in what mkdocs wrote: one search index per language (with the entries
 of the pages mkdocs does not build), links that name ``index.html`` for a site opened from disk,
-and language links that work wherever the site is served."""
+language links that work wherever the site is served, and a 404 page in each language."""
 
 from __future__ import annotations
 
+import html
 import json
 import posixpath
 import re
@@ -13,7 +14,7 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import urlparse
 
-from generator.site.labels import LOCALES
+from generator.site.labels import LABELS, LOCALES
 from generator.site.shell import files
 
 _BASE = re.compile(r'(<script id="__config" type="application/json">\{[^<]*?"base": ")([^"]*)(")')
@@ -110,3 +111,58 @@ def language_links(out: Path, default: str, site_url: str | None) -> None:
 
 def _index_json(config: dict[str, Any], docs: list[dict[str, Any]]) -> str:
     return json.dumps({"config": config, "docs": docs}, ensure_ascii=False, separators=(",", ":"))
+
+
+_ARTICLE = re.compile(r'(<article class="md-content__inner md-typeset">).*?(</article>)', re.DOTALL)
+_TITLE = re.compile(r"<title>[^<]*</title>")
+_CANONICAL = re.compile(r'<link rel="canonical" href="[^"]*">\n?')
+
+
+def not_found_pages(out: Path, default: str, site_url: str | None, name: str) -> None:
+    """A page for an address the site has no page at, in each language: ``404.html`` at the
+    top and in each other language's folder (a host that serves the nearest one serves the
+    reader's language; the top one sends a reader lost in a language's folder to its own).
+
+    Each is its language's home page with another article: a 404 is served at any address, so
+    the page reads its links from a ``<base>`` at its language's folder, where the site's
+    address (``site_url``) places it, and they stay the home page's relative ones.
+    """
+    root = urlparse(site_url).path if site_url else "/"
+    root = root if root.endswith("/") else root + "/"
+    folders = {locale: "" if locale == default else f"{locale}/" for locale in LOCALES}
+    others = json.dumps(sorted(folder for folder in folders.values() if folder))
+    for locale, folder in folders.items():
+        t = {key: html.escape(text) for key, text in LABELS[locale].items()}
+        said = (
+            f"<h1>{t['missing.title']}</h1>\n<p>{t['missing.said']}</p>\n"
+            f'<p><a href="./">{t["missing.home"]}</a></p>\n'
+        )
+        title = f"<title>{t['missing.title']} - {html.escape(name)}</title>"
+        home = (out / folder / "index.html").read_text(encoding="utf-8")
+        page = _retold(home, title, said, root + folder)
+        head = f'<head>\n<base href="{html.escape(root + folder)}">'
+        if not folder:
+            head += _LOST.format(root=json.dumps(root), folders=others)
+        (out / folder / "404.html").write_text(page.replace("<head>", head, 1), encoding="utf-8")
+
+
+def _retold(page: str, title: str, article: str, base: str) -> str:
+    """``page`` titled ``title`` with ``article`` in place of its own, its theme's ``base`` the
+    folder at ``base`` (the theme finds its search index from the page's address, not from
+    its ``<base>``), no link of its navigation marked as the page the reader is on, and no
+    canonical address (it is no longer the page that address names)."""
+    page = _ARTICLE.sub(lambda found: found[1] + article + found[2], page, count=1)
+    page = _BASE.sub(lambda found: found[1] + base + found[3], page, count=1)
+    page = page.replace(" md-nav__link--active", "")  # the home page is not where the reader is
+    return _CANONICAL.sub("", _TITLE.sub(lambda _: title, page, count=1))
+
+
+_LOST = """
+<script>(function () {{
+  var root = {root}, here = location.pathname;
+  {folders}.forEach(function (folder) {{
+    if (here.indexOf(root + folder) === 0) location.replace(root + folder + "404.html");
+  }});
+}})();</script>"""
+"""What the top 404 page does for a reader lost in another language's folder: sends them to
+that language's 404 page."""

@@ -17,11 +17,47 @@
     window.addEventListener("afterprint", follow);
     follow();
   }
-  var STATUS = ["#2e7d32", "#c62828", "#757575", "#1565c0"];
   var MEASURED = 3;
-  var BAND = "rgba(25, 118, 210, 0.18)";
-  var LINE = "#1976d2";
-  var MARK = "#6d4c41";
+  var COLOURS = ["pass", "fail", "unjudged", "measured", "line", "band", "mark", "score", "before",
+                 "before-score", "now", "now-score", "ground"];
+
+  // The charts' colours in the scheme the page shows (runsite.css gives each scheme its own, every
+  // mark 3:1 or more against the page and every word 4.5:1), and its ink and faint lines.
+  function palette() {
+    var style = getComputedStyle(document.body);
+    var found = {};
+    COLOURS.forEach(function (name) {
+      found[name] = style.getPropertyValue("--runsite-chart-" + name).trim();
+    });
+    found.status = [found.pass, found.fail, found.unjudged, found.measured];
+    found.ink = style.getPropertyValue("--md-default-fg-color").trim() || "#444";
+    found.faint = style.getPropertyValue("--md-default-fg-color--lightest").trim() || "#eee";
+    return found;
+  }
+
+  // A colour made see-through, for a band's fill: its edge keeps the colour whole.
+  function tint(colour, alpha) {
+    var hex = /^#([0-9a-f]{2})([0-9a-f]{2})([0-9a-f]{2})$/i.exec(colour);
+    if (!hex) return colour;
+    return "rgba(" + [1, 2, 3].map(function (n) { return parseInt(hex[n], 16); }).join(", ") +
+           ", " + alpha + ")";
+  }
+
+  // The legend, above the plot from its left edge: the top margin grows to hold it, so none of
+  // its words falls on the plot's.
+  var LEGEND = {orientation: "h", x: 0, xanchor: "left", y: 1, yanchor: "bottom"};
+  // The pixels a moment under a history's axis needs (two lines: its date, then its time).
+  var TICK = 84;
+  // The pixels between two marks of a history that both carry their words.
+  var LABELLED = 18;
+
+  // The widest a chart is whose legend takes more than a line (a phone's).
+  var NARROW = 480;
+
+  // The width a chart's plot has in ``chart``, less ``sides`` pixels of margins.
+  function plotWidth(chart, sides) {
+    return Math.max((chart.clientWidth || 640) - sides, 120);
+  }
 
   function column(rows, n) {
     return rows.map(function (row) { return row[n]; });
@@ -71,48 +107,58 @@
     return columns;
   }
 
-  function history(d) {
+  function history(d, _, chart) {
+    var colour = palette();
     var c = historyColumns(d);
     var x = d.ticks.map(function (_, n) { return n; });
+    var width = plotWidth(chart, 72);
+    // As many moments under the axis as fit side by side, the newest always among them; the
+    // axis reaches half a run past the first and the last, so neither label is cut.
+    var every = Math.ceil(x.length / Math.max(1, Math.floor(width / TICK)));
+    var shown = x.filter(function (n) { return (x.length - 1 - n) % every === 0; });
+    var edge = {width: 1, color: colour.line, dash: "dot"};
     var data = [
-      {type: "scatter", mode: "lines", x: x, y: c[2], line: {width: 0}, hoverinfo: "skip",
+      {type: "scatter", mode: "lines", x: x, y: c[2], line: edge, hoverinfo: "skip",
        showlegend: false},
-      {type: "scatter", mode: "lines", x: x, y: c[1], fill: "tonexty", fillcolor: BAND,
-       line: {width: 0}, name: d.labels.band},
-      {type: "scatter", mode: "lines+markers", x: x, y: c[0], line: {color: LINE},
-       name: d.labels.score, text: d.ticks,
+      {type: "scatter", mode: "lines", x: x, y: c[1], fill: "tonexty", fillcolor: colour.band,
+       line: edge, name: d.labels.band, hoverinfo: "skip"},
+      {type: "scatter", mode: "lines+markers", x: x, y: c[0], line: {color: colour.line},
+       marker: {color: colour.line, size: 7}, name: d.labels.score, text: d.ticks,
        hovertemplate: "%{text}<br>%{y" + (d.percent ? ":.1%" : "") + "}<extra></extra>"}
     ];
     // A pass rate's history has no threshold: its band is its Wilson interval.
     if (c[3].some(function (v) { return v !== null; })) {
       data.push({type: "scatter", mode: "lines", x: x, y: c[3],
-                 line: {color: STATUS[1], dash: "dash"}, name: d.labels.threshold});
+                 line: {color: colour.fail, dash: "dash", width: 2}, name: d.labels.threshold});
     }
+    // A change of rules, judge or target: a dotted line at its run, and its words beside the
+    // line inside the plot, where no legend or tick is; a mark too close to the last one that carries
+    // words carries none (the table under the chart names every one).
+    var perRun = width / Math.max(x.length, 1), last = -Infinity;
+    var worded = d.marks.filter(function (mark) {
+      if ((mark[0] - last) * perRun < LABELLED) return false;
+      last = mark[0];
+      return true;
+    });
     var layout = {
-      margin: {l: 48, r: 16, t: 24, b: 64},
-      xaxis: {tickmode: "array", tickvals: x, ticktext: d.ticks, tickangle: -30,
-              automargin: true},
+      margin: {l: 48, r: 16, t: 8, b: 40},
+      xaxis: {tickmode: "array", tickvals: shown, tickangle: 0, automargin: true,
+              range: [-0.5, x.length - 0.5], zeroline: false,
+              ticktext: shown.map(function (n) { return d.ticks[n].replace(", ", "<br>"); })},
       yaxis: Object.assign(scoreAxis([].concat(c[0], c[1], c[2], c[3]), -0.02, 1.05),
-                           {title: {text: d.labels.score}, tickformat: d.percent ? ".0%" : ""}),
-      legend: {orientation: "h", y: 1.15},
+                           {title: {text: d.labels.score}, tickformat: d.percent ? ".0%" : "",
+                            automargin: true}),
+      legend: LEGEND,
       shapes: d.marks.map(function (mark) {
         return {type: "line", xref: "x", yref: "paper", x0: mark[0], x1: mark[0], y0: 0, y1: 1,
-                line: {dash: "dot", color: MARK, width: 1}};
+                line: {dash: "dot", color: colour.mark, width: 1}};
       }),
-      annotations: d.marks.map(function (mark) {
-        return {xref: "x", yref: "paper", x: mark[0], y: 1, yanchor: "bottom",
-                showarrow: false, font: {size: 10, color: MARK}, text: mark[1]};
+      annotations: worded.map(function (mark) {
+        return {xref: "x", yref: "paper", x: mark[0], y: 1, xshift: -9, yanchor: "top",
+                textangle: -90, showarrow: false, font: {size: 11, color: colour.mark},
+                bgcolor: colour.ground, text: mark[1].split(", ").join("<br>")};
       })
     };
-    return [data, layout];
-  }
-
-  function trend(d) {
-    var data = [{type: "scatter", mode: "lines+markers", x: d.x, y: d.y, line: {color: LINE},
-                 name: d.labels.passing}];
-    var layout = {margin: {l: 36, r: 8, t: 8, b: 24}, showlegend: false,
-                  xaxis: {type: "category", showticklabels: false},
-                  yaxis: {range: [-0.02, 1.05]}};
     return [data, layout];
   }
 
@@ -156,29 +202,33 @@
   }
 
   function intervals(d, check) {
+    var colour = palette();
     var rows = intervalRows(d).filter(function (row) {
       return check === undefined || row[1] === check;
     });
     var names = rows.map(function (row) {
       return check === undefined ? intervalName(d, row) : (row[0] < 0 ? d.run : d.cases[row[0]]);
     });
+    var status = function (row) { return colour.status[row[5]]; };
     var data = [
       {type: "bar", orientation: "h", y: names, base: column(rows, 2),
        x: rows.map(function (row) { return Math.max(row[3] - row[2], 0.004); }),
-       marker: {color: rows.map(function (row) { return STATUS[row[5]]; }), opacity: 0.55},
+       marker: {color: rows.map(function (row) { return tint(status(row), 0.3); }),
+                line: {color: rows.map(status), width: 1.5}},
        name: d.labels.band, hoverinfo: "skip"},
       {type: "scatter", mode: "markers", y: names, x: column(rows, 4),
-       marker: {symbol: "diamond", size: 9, color: "#212121"}, name: d.labels.score},
+       marker: {symbol: "diamond", size: 10, color: colour.score,
+                line: {color: colour.ground, width: 1}}, name: d.labels.score},
       {type: "scatter", mode: "markers", y: names, x: column(rows, 6),
-       marker: {symbol: "line-ns-open", size: 18, color: STATUS[1], line: {width: 2}},
+       marker: {symbol: "line-ns-open", size: 18, color: colour.fail, line: {width: 2}},
        name: d.labels.threshold}
     ];
-    var layout = {margin: {l: check === undefined ? 220 : 120, r: 16, t: 24, b: 40},
+    var layout = {margin: {l: check === undefined ? 220 : 120, r: 16, t: 8, b: 40},
                   barmode: "overlay",
                   xaxis: Object.assign(scoreAxis([].concat(column(rows, 2), column(rows, 3),
                     column(rows, 6)), -0.02, 1.02), {title: {text: d.labels.score}}),
                   yaxis: {autorange: "reversed", automargin: true},
-                  legend: {orientation: "h", y: 1.08}};
+                  legend: LEGEND};
     return [data, layout];
   }
 
@@ -208,47 +258,42 @@
 
   // Both runs' bands for one check, case by case: the earlier run's grey, this run's blue.
   function compare(d) {
+    var colour = palette();
     var before = [], now = [];
     for (var at = 0; at < d.rows.length; at += 6) {
       before.push(d.rows.slice(at, at + 3).map(fromMillionths));
       now.push(d.rows.slice(at + 3, at + 6).map(fromMillionths));
     }
-    function band(sides, name, colour, offset) {
+    function band(sides, name, edge, offset) {
       return {type: "bar", orientation: "h", y: d.cases, base: column(sides, 0), name: name,
               x: sides.map(function (s) { return s[0] === null ? null : Math.max(s[1] - s[0], 0.004); }),
-              marker: {color: colour, opacity: 0.6}, offsetgroup: offset, hoverinfo: "skip"};
+              marker: {color: tint(edge, 0.3), line: {color: edge, width: 1.5}},
+              offsetgroup: offset, hoverinfo: "skip"};
     }
-    function score(sides, name, colour, offset) {
+    function score(sides, name, fill) {
       return {type: "scatter", mode: "markers", y: d.cases, x: column(sides, 2), name: name,
-              marker: {symbol: "diamond", size: 8, color: colour}, showlegend: false};
+              marker: {symbol: "diamond", size: 9, color: fill,
+                       line: {color: colour.ground, width: 1}}, showlegend: false};
     }
     var threshold = fromMillionths(d.threshold);
-    var data = [band(before, d.labels.before, "#9e9e9e", "1"), band(now, d.labels.now, LINE, "2"),
-                score(before, d.labels.before, "#616161"), score(now, d.labels.now, "#0d47a1")];
-    var layout = {margin: {l: 160, r: 16, t: 24, b: 40}, barmode: "group",
+    var data = [band(before, d.labels.before, colour.before, "1"),
+                band(now, d.labels.now, colour.now, "2"),
+                score(before, d.labels.before, colour["before-score"]),
+                score(now, d.labels.now, colour["now-score"])];
+    var layout = {margin: {l: 160, r: 16, t: 8, b: 40}, barmode: "group",
                   xaxis: Object.assign(scoreAxis(d.rows.map(fromMillionths).concat([threshold]),
                     -0.02, 1.02), {title: {text: d.labels.score}}),
                   yaxis: {autorange: "reversed", automargin: true},
-                  legend: {orientation: "h", y: 1.12},
+                  legend: LEGEND,
                   shapes: threshold === null ? [] : [{type: "line", xref: "x", yref: "paper",
                     x0: threshold, x1: threshold, y0: 0, y1: 1,
-                    line: {color: STATUS[1], dash: "dash", width: 2}}]};
+                    line: {color: colour.fail, dash: "dash", width: 2}}]};
     return [data, layout];
   }
 
-  var FIGURES = {history: history, trend: trend, intervals: intervals, compare: compare};
+  var FIGURES = {history: history, intervals: intervals, compare: compare};
   // The charts whose text table the page leaves for this script to write from their data.
   var TABLES = {intervals: intervalTable, history: historyTable};
-
-  // The page's colours, so that a chart reads on the light scheme, the dark one, and paper.
-  function colours() {
-    var style = getComputedStyle(document.body);
-    var ink = style.getPropertyValue("--md-default-fg-color").trim() || "#444";
-    var faint = style.getPropertyValue("--md-default-fg-color--lightest").trim() || "#eee";
-    return {paper_bgcolor: "rgba(0,0,0,0)", plot_bgcolor: "rgba(0,0,0,0)",
-            font: {color: ink}, xaxis: {gridcolor: faint, zerolinecolor: faint},
-            yaxis: {gridcolor: faint, zerolinecolor: faint}};
-  }
 
   // The decimal mark and the thousands separator of the page's language, as plotly takes them
   // ("," then "." in Italian), so that its axes and hover labels write a number as the page's
@@ -262,14 +307,16 @@
     return mark("decimal", ".") + mark("group", ",");
   }
 
+  // A chart on the page's ground, in its ink, its numbers written as the page's language writes
+  // them.
   function themed(layout) {
-    var theme = colours();
+    var colour = palette();
     layout.separators = separators();
-    layout.paper_bgcolor = theme.paper_bgcolor;
-    layout.plot_bgcolor = theme.plot_bgcolor;
-    layout.font = theme.font;
+    layout.paper_bgcolor = layout.plot_bgcolor = "rgba(0,0,0,0)";
+    layout.font = {color: colour.ink};
     ["xaxis", "yaxis"].forEach(function (axis) {
-      layout[axis] = Object.assign(layout[axis] || {}, theme[axis]);
+      layout[axis] = Object.assign(layout[axis] || {},
+                                   {gridcolor: colour.faint, zerolinecolor: colour.faint});
     });
     return layout;
   }
@@ -287,18 +334,12 @@
     return document.querySelectorAll(".runsite-chart.js-plotly-plot");
   }
 
-  function recolour() {
-    var theme = colours();
+  // Every chart drawn again: in the scheme the reader chose, at the width it now has (on paper,
+  // the paper's).
+  function redraw() {
     charts().forEach(function (chart) {
-      Plotly.relayout(chart, {paper_bgcolor: theme.paper_bgcolor, plot_bgcolor: theme.plot_bgcolor,
-        "font.color": theme.font.color, "xaxis.gridcolor": theme.xaxis.gridcolor,
-        "yaxis.gridcolor": theme.yaxis.gridcolor});
+      if (chart.runsiteChart) plot(chart, chart.runsiteChart[0], chart.runsiteChart[1]);
     });
-  }
-
-  // Paper is narrower than a screen: every chart is drawn again at the width it has there.
-  function refit() {
-    charts().forEach(function (chart) { Plotly.Plots.resize(chart); });
   }
 
   // A checkbox that hides the rows of a table that did not change.
@@ -313,10 +354,16 @@
     });
   }
 
-  function plot(target, figure) {
-    Plotly.newPlot(target, figure[0], themed(figure[1]), {responsive: true, displayModeBar: false});
+  function plot(target, d, check) {
+    var figure = FIGURES[d.kind](d, check, target);
+    // The height the page gave the chart, and on a phone room for its legend's lines besides.
+    target.runsiteHeight = target.runsiteHeight || target.clientHeight;
+    figure[1].height = target.runsiteHeight + (target.clientWidth < NARROW ? 48 : 0);
+    target.style.height = figure[1].height + "px";
+    target.runsiteChart = [d, check];
+    Plotly.react(target, figure[0], themed(figure[1]), {displayModeBar: false});
     scalable(target);
-    target.on("plotly_afterplot", function () { scalable(target); });
+    if (!target.dataset.drawn) target.on("plotly_afterplot", function () { scalable(target); });
     target.dataset.drawn = "1";
   }
 
@@ -327,9 +374,9 @@
       var d = JSON.parse(source.textContent);
       if (typeof d.rows === "string") d.rows = unpacked(d.rows);
       var target = document.getElementById(source.dataset.chart);
-      if (target && !target.dataset.drawn) plot(target, FIGURES[d.kind](d));
+      if (target && !target.dataset.drawn) plot(target, d);
       document.querySelectorAll('[data-of="' + source.dataset.chart + '"]').forEach(function (part) {
-        if (!part.dataset.drawn) plot(part, FIGURES[d.kind](d, Number(part.dataset.check)));
+        if (!part.dataset.drawn) plot(part, d, Number(part.dataset.check));
       });
       var table = document.querySelector('table[data-rows-of="' + source.dataset.chart + '"]');
       if (TABLES[d.kind] && table && !table.tBodies[0].rows.length) {
@@ -421,10 +468,16 @@
   // A printed page shows every table, open, and every chart at the paper's width.
   window.addEventListener("beforeprint", function () {
     document.querySelectorAll("details").forEach(function (d) { d.open = true; });
-    refit();
+    redraw();
   });
-  window.addEventListener("afterprint", refit);
-  window.matchMedia("print").addEventListener("change", refit);
-  new MutationObserver(recolour).observe(document.body, {attributes: true,
+  window.addEventListener("afterprint", redraw);
+  window.matchMedia("print").addEventListener("change", redraw);
+  // A window made narrower or wider: its charts drawn again at their new width.
+  var resized = null;
+  window.addEventListener("resize", function () {
+    clearTimeout(resized);
+    resized = setTimeout(redraw, 150);
+  });
+  new MutationObserver(redraw).observe(document.body, {attributes: true,
     attributeFilter: ["data-md-color-scheme"]});
 })();
