@@ -62,9 +62,10 @@ def _commit_cells(runs: tuple[RedactedRun, ...], locale: str) -> list[str]:
     body = site(locale).suite_body(
         SuiteRuns(first.tenant, first.suite, tuple(summarise(r) for r in runs), None)
     )
-    table = body.split(f"<th>{LABELS[locale]['column.commit']}</th>", 1)[1]
+    table = body.split(f'<th scope="col">{LABELS[locale]["column.commit"]}</th>', 1)[1]
     rows = table.split("<tbody>", 1)[1].split("</tbody>", 1)[0].split("<tr>")[1:]
-    return [html.unescape(re.sub(r"<[^>]+>", "", row.split("<td>")[4])).strip() for row in rows]
+    # The date heads each row; the commit is its third cell after it.
+    return [html.unescape(re.sub(r"<[^>]+>", "", row.split("<td>")[3])).strip() for row in rows]
 
 
 @pytest.mark.parametrize("locale", LOCALES)
