@@ -131,7 +131,7 @@ def _built(
     click.echo(
         f"{published.runs} run{'' if published.runs == 1 else 's'}, {published.pages} pages "
         f"({published.written} written, {published.kept} kept from the last build, "
-        f"{others} home, suite and case pages): {published.out}/index.html"
+        f"{others} home and suite pages): {published.out}/index.html"
     )
     released = {k: v for k, v in published.disclosure.items() if v}
     click.echo(f"released by runsite.toml's disclosure: {released or 'nothing'}", err=True)

@@ -1,6 +1,6 @@
-"""The pages that span many runs, from the runs' summaries: the home page, each suite's page, its
-case pages and the search entries; and what a build makes of each suite's history that the next
-build can keep: the suite page's article, its case pages' and the suite's search entries, in
+"""The pages that span many runs, from the runs' summaries: the home page, each suite's page and
+the page of its cases, and the search entries; and what a build makes of each suite's history
+that the next build can keep: the articles of those pages and the suite's search entries, in
 each language, and each run's count of checks worse than the suite's reference.
 
 Each is kept in the cache under a digest of the suite's history (its runs' blobs, its
@@ -56,7 +56,7 @@ def home_and_suites(
             board = board_page(cache, site, h, runs)
             if board is not None:
                 pages.append((site.locale, board))
-            pages += [(site.locale, page) for page in case_pages(cache, site, h, runs)]
+            pages.append((site.locale, cases_page(cache, site, h, runs)))
             entries += search_entries(cache, site, h, runs)
         searched[site.locale] = entries
     return pages, searched
@@ -77,17 +77,10 @@ def board_page(
     return site.board(history, _kept(cache, "board", site, history, runs, site.board_text))
 
 
-def case_pages(
-    cache: RunCache, site: Site, history: SuiteRuns, runs: Sequence[Listed]
-) -> list[Page]:
-    """A page for each case of a suite, their articles written again only when the suite's
-    history moved."""
-
-    def made(history: SuiteRuns) -> str:
-        return json.dumps(site.case_bodies(history), ensure_ascii=False)
-
-    bodies: dict[str, str] = json.loads(_kept(cache, "cases", site, history, runs, made))
-    return site.case_pages(history, bodies)
+def cases_page(cache: RunCache, site: Site, history: SuiteRuns, runs: Sequence[Listed]) -> Page:
+    """The page of a suite's cases, its article written again only when the suite's history
+    moved."""
+    return site.cases(history, _kept(cache, "cases", site, history, runs, site.cases_body))
 
 
 def search_entries(

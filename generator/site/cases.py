@@ -11,7 +11,6 @@ from generator.account.charts import STATUS_LETTER
 from generator.account.figures import CaseLine
 from generator.account.skeletons import Skeleton, StepShape
 from generator.reading.formats import Formats
-from generator.site.writer import case_folder
 
 
 def case_anchor(case_id: str) -> str:
@@ -37,14 +36,14 @@ def case_views(
     lines: Sequence[CaseLine],
     names: Sequence[str],
     trajectories: Sequence[Skeleton],
-    pages: str,
+    cases: str,
     labels: Mapping[str, str],
     figures: Formats,
 ) -> Markup:
     """Each case of a run in a place of its own, opened from its row of the grid: its
     verdicts (score, the range of its samples, threshold), each trajectory its answers took as a
     timeline with the verdicts of the checks that judged those steps beside it, and a link to
-    its own page, its history (``pages``: the address of the folder of the suite's cases)."""
+    its history on the page of the suite's cases (``cases``, that page's address)."""
     t = {key: escape(text) for key, text in labels.items()}
     head = (
         f"<thead><tr><th scope=col>{t['column.check']}<th scope=col>{t['column.outcome']}"
@@ -115,8 +114,7 @@ def case_views(
             f'<span class="runsite-case-id">{case}</span> '
             f'<span class="runsite-badge {line.status}">{t[CASE_STATUS[line.status]]}</span>'
             f"</summary>\n{body}"
-            f'<p><a href="{escape(pages)}{case_folder(line.case)}/">{t["case.history"]}</a></p>\n'
-            "</details>\n"
+            f'<p><a href="{escape(cases)}#{anchor}">{t["case.history"]}</a></p>\n</details>\n'
         )
     return Markup("".join(views))
 

@@ -19,7 +19,7 @@ from generator.site.writer import (
     Page,
     Writer,
     board_path,
-    case_path,
+    cases_path,
     href,
     page_address,
     run_path,
@@ -211,10 +211,10 @@ class HistoryPages(Writer):
 
     def search_suite(self, history: SuiteRuns) -> list[dict[str, str]]:
         """What the search finds of a suite: each run (by suite, date, key and status), the
-        suite (by its checks) and each case its runs measured, at the case's own page (by its
-        id and its latest status). One entry a run and a case: the index grows with the archive, not its square.
-        The theme shows an entry's title and text as HTML, so they are escaped, and its
-        location is a link, so quoted."""
+        suite (by its checks) and each case its runs measured, at its place on the page of the
+        suite's cases (by its id and its latest status). One entry a run and a case: the index
+        grows with the archive, not its square. The theme shows an entry's title and text as
+        HTML, so they are escaped, and its location is a link, so quoted."""
         entries = []
         for run in history.runs:
             status = self.t[f"status.{history.status(run)}"]
@@ -235,13 +235,14 @@ class HistoryPages(Writer):
             )
         )
         latest = dict(history.runs[-1].cases)
+        cases_at = page_address(cases_path(history.tenant, history.suite))
         cases = dict.fromkeys(case for run in reversed(history.runs) for case, _ in run.cases)
         for case in cases:
             went = latest.get(case)
             status = f" · {self.t[CASE_STATUS[went]]}" if went else ""
             entries.append(
                 _entry(
-                    page_address(case_path(history.tenant, history.suite, case)),
+                    f"{cases_at}#{case_anchor(case)}",
                     f"{case} · {history.heading}",
                     f"{self.t['column.case']} {case} · {history.tenant} {history.suite}{status}",
                 )
@@ -250,12 +251,13 @@ class HistoryPages(Writer):
 
     def case_grid(self, history: SuiteRuns, path: str) -> dict[str, Any]:
         """Each case of the suite's recent runs, how it went in each (newest first), each cell a
-        link to the case's place on that run's page, and whether it went both ways: a flaky
-        case shows at a glance."""
+        link to the case's place on that run's page, each case a link to its history, and
+        whether it went both ways: a flaky case shows at a glance."""
         recent = list(reversed(history.runs[-GRID:]))
         cases = list(dict.fromkeys(case for run in recent for case, _ in run.cases))
         went = [dict(run.cases) for run in recent]
         links = [href(path, run_path(run.tenant, run.suite, run.key)) for run in recent]
+        cases_at = href(path, cases_path(history.tenant, history.suite))
         rows = []
         for case in cases:
             went_in = [by_case.get(case) for by_case in went]
@@ -269,7 +271,7 @@ class HistoryPages(Writer):
                 {
                     "case": case,
                     "anchor": case_anchor(case),
-                    "href": href(path, case_path(history.tenant, history.suite, case)),
+                    "href": cases_at + anchor,
                     "cells": cells,
                     "flaky": len(judged) == 2,
                 }

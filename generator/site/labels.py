@@ -171,8 +171,15 @@ EN: dict[str, str] = {
     "case.every_answer": "every answer",
     "case.answers": "answers {answers}",
     "case.history": "Its history in every run of the suite",
-    "case.latest": "Its latest run",
-    "case.every_run": "In each run of the suite that measured it",
+    "cases.title": "The cases of {suite}",
+    "cases.count.one": "{count} case",
+    "cases.count.other": "{count} cases",
+    "cases.runs.one": "{count} run",
+    "cases.runs.other": "{count} runs",
+    "cases.note": (
+        "Each case, with its verdict in its latest run, opens on its verdict in every run of the "
+        "suite that measured it."
+    ),
     "case.legend": (
         "Newest run first, each a link to the case on that run's page: its verdict, then each "
         "check's (✓ passed, ✗ failed, ? not judged, • measured on a scale of its own); "
@@ -363,8 +370,15 @@ IT: dict[str, str] = {
     "case.every_answer": "ogni risposta",
     "case.answers": "risposte {answers}",
     "case.history": "La sua storia in ogni esecuzione della suite",
-    "case.latest": "La sua ultima esecuzione",
-    "case.every_run": "In ogni esecuzione della suite che lo ha misurato",
+    "cases.title": "I casi di {suite}",
+    "cases.count.one": "{count} caso",
+    "cases.count.other": "{count} casi",
+    "cases.runs.one": "{count} esecuzione",
+    "cases.runs.other": "{count} esecuzioni",
+    "cases.note": (
+        "Ogni caso, con il suo verdetto nell'ultima esecuzione, si apre sul suo verdetto in ogni "
+        "esecuzione della suite che lo ha misurato."
+    ),
     "case.legend": (
         "Dalla più recente, ognuna un collegamento al caso nella pagina di quell'esecuzione: il "
         "suo verdetto, poi quello di ogni controllo (✓ superato, ✗ non superato, ? non "

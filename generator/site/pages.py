@@ -26,7 +26,7 @@ from generator.reading.locales.settings import setting_name
 from generator.reading.plurals import worded
 from generator.reading.refusals import refuse_crossing
 from generator.reading.render import as_configured
-from generator.site.case_pages import CasePages
+from generator.site.case_history import CaseHistory
 from generator.site.cases import case_views, step_text
 from generator.site.chance import chance_rows
 from generator.site.charts import Chart, compare_charts, interval_chart
@@ -35,7 +35,7 @@ from generator.site.readings import MARKED, alone, on_the_line
 from generator.site.tables import NO_TABLE, Table, case_rows, compared_table, figures_of
 from generator.site.writer import (
     Body,
-    cases_folder,
+    cases_path,
     diff_path,
     href,
     reading_sections,
@@ -78,7 +78,7 @@ def side(check: Check | None, digits: int, figures: Formats) -> Side | None:
     return Side(score=score, interval=interval, status=shown.status)
 
 
-class Site(CasePages):
+class Site(CaseHistory):
     """Renders every page of one language."""
 
     def cost(self, usage: CallTotals) -> str:
@@ -140,7 +140,7 @@ class Site(CasePages):
                 account.cases,
                 account.case_checks,
                 account.skeletons,
-                href(path, cases_folder(run.tenant, run.suite)),
+                href(path, cases_path(run.tenant, run.suite)),
                 self.t,
                 self.f,
             ),

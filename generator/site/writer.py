@@ -10,7 +10,6 @@ no later build moves a page a stakeholder was sent.
 
 from __future__ import annotations
 
-import hashlib
 import html
 import json
 import posixpath
@@ -86,34 +85,11 @@ def board_path(tenant: str, suite: str) -> str:
     return f"boards/{tenant}/{suite}.md"
 
 
-def case_path(tenant: str, suite: str, case: str) -> str:
-    """A case's page: the folder ``case_folder`` names, in its suite's folder of cases."""
-    return f"cases/{tenant}/{suite}/{case_folder(case)}/index.md"
-
-
-def cases_folder(tenant: str, suite: str) -> str:
-    """The folder of a suite's case pages, as a page path (``href`` leads to it)."""
-    return f"cases/{tenant}/{suite}/index.md"
-
-
-CASE_FOLDER = 96
-"""The longest a case's folder is written in full: past it, its start and a digest of all of
-it, so no file system's limit on a name (255 bytes) is reached."""
-
-
-def case_folder(case: str) -> str:
-    """A case id as a folder every file system keeps as written, the same in both languages
-    and in every build: ``case-`` and its id, each character outside lower-case letters,
-    digits and ``-`` written as ``_hex_`` (so ``Order`` and ``order``, one folder on a file
-    system that ignores case, are two)."""
-    written = "".join(
-        c if c.isascii() and (c.islower() or c.isdigit() or c == "-") else f"_{ord(c):x}_"
-        for c in case
-    )
-    if len(written) > CASE_FOLDER:
-        digest = hashlib.sha256(case.encode()).hexdigest()[:16]
-        written = f"{written[: CASE_FOLDER - 17]}-{digest}"
-    return f"case-{written}"
+def cases_path(tenant: str, suite: str) -> str:
+    """A suite's page of cases: ``cases/<tenant>/<suite>/``, served as a suite's page is."""
+    if suite.casefold() in INDEXES:
+        return f"cases/{tenant}/{suite}/index.md"
+    return f"cases/{tenant}/{suite}.md"
 
 
 def diff_path(tenant: str, suite: str, key: str, other: str) -> str:

@@ -408,6 +408,61 @@
     failed.dataset.bound = "1";
   }
 
+  // The page of a suite's cases: a case's verdict in each run that measured it, newest first,
+  // written when the case is opened (or the page goes to paper) from the letters the page
+  // carries: for each run the case's status, then each check's (case_history.py).
+  var cases = null;
+  function caseTable(holder) {
+    if (holder.firstChild) return;
+    var source = document.querySelector("script[data-cases]");
+    if (!source) return;
+    cases = cases || JSON.parse(source.textContent);
+    var letters = cases.cases[holder.dataset.case], width = cases.checks.length + 1;
+    var anchor = holder.closest("details").id;
+    var frame = document.createElement("div");
+    frame.className = "runsite-matrix runsite-history";
+    var table = frame.appendChild(document.createElement("table"));
+    var legend = table.createCaption().appendChild(document.createElement("span"));
+    legend.textContent = cases.labels.legend;
+    var head = table.createTHead().insertRow();
+    [cases.labels.measured, cases.labels.status].concat(cases.checks).forEach(function (name) {
+      var cell = head.appendChild(document.createElement("th"));
+      cell.scope = "col";
+      cell.textContent = name;
+    });
+    var body = table.createTBody();
+    cases.keys.forEach(function (key, n) {
+      var run = letters.substr(n * width, width);
+      if (run[0] === ".") return;
+      var row = body.insertRow();
+      var named = row.appendChild(document.createElement("th"));
+      named.scope = "row";
+      var link = named.appendChild(document.createElement("a"));
+      link.href = cases.runs + key + "/#" + anchor;
+      link.textContent = cases.moments[n];
+      link.title = cases.exact[n];
+      if (n === cases.reference) named.appendChild(document.createTextNode(" ★"));
+      var status = row.insertCell();
+      status.className = run[0];
+      status.textContent = cases.labels[run[0]];
+      run.slice(1).split("").forEach(function (letter) {
+        var cell = row.insertCell();
+        if (letter !== "-") cell.className = letter;
+      });
+    });
+    holder.appendChild(frame);
+    scrollCues();
+  }
+  function caseHistories() {
+    document.querySelectorAll(".runsite-history[data-case]").forEach(function (holder) {
+      var details = holder.closest("details");
+      if (details.dataset.bound) return;
+      details.addEventListener("toggle", function () { if (details.open) caseTable(holder); });
+      details.dataset.bound = "1";
+      if (details.open) caseTable(holder);
+    });
+  }
+
   // A case's place on a run page opens when a link (or the address) leads to it.
   function openTarget() {
     var id = decodeURIComponent(location.hash.slice(1));
@@ -462,12 +517,16 @@
     });
   }
 
-  function ready() { withPlotly(draw); filters(); caseFilters(); openTarget(); scrollCues(); keepPlace(); }
+  function ready() {
+    withPlotly(draw); filters(); caseFilters(); caseHistories(); openTarget(); scrollCues();
+    keepPlace();
+  }
   if (typeof document$ !== "undefined") { document$.subscribe(ready); }
   else { document.addEventListener("DOMContentLoaded", ready); }
   // A printed page shows every table, open, and every chart at the paper's width.
   window.addEventListener("beforeprint", function () {
     document.querySelectorAll("details").forEach(function (d) { d.open = true; });
+    document.querySelectorAll(".runsite-history[data-case]").forEach(caseTable);
     redraw();
   });
   window.addEventListener("afterprint", redraw);

@@ -1,19 +1,19 @@
-"""Each case of a suite has a page of its own, at an address made of its id, the same in both
-languages: its verdict in every run of the suite that measured it, newest first, each a link to
-the case on that run's page; its run views and the search lead to it."""
+"""Each case of a suite has a place of its own on the page of the suite's cases, at an address
+made of its id, the same in both languages: its verdict in its latest run, and the letters from
+which the page writes its verdict in every run of the suite that measured it, newest first;
+its views on run pages, the suite's grid and the search lead to it."""
 
 from __future__ import annotations
 
 import html
 import json
-import re
 from pathlib import Path
+from typing import Any
 
 from generator.document.codec import read_run
 from generator.document.model import CaseResult, Run
 from generator.site.cases import case_anchor
 from generator.site.labels import LABELS
-from generator.site.writer import case_folder
 
 STATUS = {"p": "passed", "f": "failed", "e": "unjudged", "s": "set_aside"}
 
@@ -25,57 +25,64 @@ def _runs(built: Path, tenant: str, suite: str) -> list[Run]:
 
 
 def _went(case: CaseResult) -> str:
-    if case.suspended_reason is not None or case.suspended:
+    if case.suspended:
         return "set_aside"
     statuses = {v.status for v in case.verdicts}
     return "failed" if "fail" in statuses else "unjudged" if "error" in statuses else "passed"
 
 
-def test_every_case_has_a_page_in_both_languages_with_its_verdict_in_each_run(built: Path):
+def _data(page: Path) -> dict[str, Any]:
+    text = page.read_text(encoding="utf-8")
+    found = text.split('<script type="application/json" data-cases>', 1)[1].split("</script>")[0]
+    data: dict[str, Any] = json.loads(found)
+    return data
+
+
+def test_every_case_of_a_suite_has_its_verdict_in_each_run_on_the_suites_cases_page(built: Path):
     for tenant, suite in (("acme", "support"), ("acme", "refund-agent")):
         runs = _runs(built, tenant, suite)
         cases = {case.case_id for run in runs for case in run.results}
-        for case in cases:
-            measured = [
-                (run.key, _went(c)) for run in runs for c in run.results if c.case_id == case
-            ]
-            for language in ("", "it/"):
-                page = built / "site" / language / "cases" / tenant / suite / case_folder(case)
-                text = (page / "index.html").read_text(encoding="utf-8")
-                rows = re.findall(
-                    r'<tr><th scope=row><a href="\.\./\.\./\.\./\.\./runs/[^/]+/[^/]+/([^/]+)/#'
-                    rf'{re.escape(case_anchor(case))}">.*?<td class=(\w)>',
-                    text,
-                )
-                assert [(key, STATUS[letter]) for key, letter in rows] == measured, page
+        for language in ("", "it/"):
+            page = built / "site" / language / "cases" / tenant / suite / "index.html"
+            data = _data(page)
+            assert data["keys"] == [run.key for run in runs]
+            assert data["runs"] == f"../../../runs/{tenant}/{suite}/"
+            width = len(data["checks"]) + 1
+            for case in cases:
+                assert f'id="{case_anchor(case)}"' in page.read_text(encoding="utf-8")
+                letters = data["cases"][case]
+                shown = [
+                    (run.key, STATUS[letters[n * width]])
+                    for n, run in enumerate(runs)
+                    if letters[n * width] != "."
+                ]
+                measured = [
+                    (run.key, _went(c)) for run in runs for c in run.results if c.case_id == case
+                ]
+                assert shown == measured, (language, case)
 
 
-def test_a_case_view_on_a_run_page_leads_to_the_cases_page(built: Path):
+def test_a_case_view_and_the_suites_grid_lead_to_the_cases_history(built: Path):
     run = _runs(built, "acme", "refund-agent")[0]
     for language in ("", "it/"):
+        locale = language.rstrip("/") or "en"
+        label = html.escape(LABELS[locale]["case.history"], quote=False)
         text = (
             built / "site" / language / "runs/acme/refund-agent" / run.key / "index.html"
         ).read_text(encoding="utf-8")
-        label = html.escape(LABELS[language.rstrip("/") or "en"]["case.history"], quote=False)
+        grid = (built / "site" / language / "suites/acme/refund-agent/index.html").read_text(
+            encoding="utf-8"
+        )
         for case in run.results:
-            link = f'<a href="../../../../cases/acme/refund-agent/{case_folder(case.case_id)}/">'
-            assert f"{link}{label}</a>" in text
+            anchor = case_anchor(case.case_id)
+            assert f'<a href="../../../../cases/acme/refund-agent/#{anchor}">{label}</a>' in text
+            assert f'<a href="../../../cases/acme/refund-agent/#{anchor}">' in grid
 
 
-def test_the_search_of_each_language_finds_a_case_at_its_page(built: Path):
+def test_the_search_of_each_language_finds_a_case_at_its_place(built: Path):
     for language in ("", "it/"):
         index = json.loads(
             (built / "site" / language / "search" / "search_index.json").read_text("utf-8")
         )
         found = [e["location"] for e in index["docs"] if e["title"].startswith("hasty-refund ·")]
-        assert found == ["cases/acme/refund-agent/case-hasty-refund/"]
-        assert (built / "site" / language / found[0] / "index.html").is_file()
-
-
-def test_a_case_folder_is_one_every_file_system_keeps_and_tells_ids_apart():
-    ids = ["order", "Order", "a.b", "a_2e_b", "..", "CON", "ü", "x" * 300, "x" * 299 + "y"]
-    folders = [case_folder(case) for case in ids]
-    assert len(set(folders)) == len(ids)
-    assert len({folder.casefold() for folder in folders}) == len(ids)
-    assert all(re.fullmatch(r"case-[a-z0-9_-]{1,96}", folder) for folder in folders), folders
-    assert case_folder("hasty-refund") == "case-hasty-refund"
+        assert found == ["cases/acme/refund-agent/#case-hasty-refund"]

@@ -15,7 +15,6 @@ from generator.site.cases import case_anchor
 from generator.site.labels import LABELS, LOCALES
 from generator.site.pages import Site, comparison
 from generator.site.templates import environment
-from generator.site.writer import case_folder
 from tests._helpers import a_corpus_run
 
 AGENT = sorted((Path(__file__).resolve().parents[2] / "runs/acme/refund-agent").glob("*.json"))[-1]
@@ -40,7 +39,7 @@ def test_every_case_has_its_verdicts_and_a_link_to_its_history_in_its_own_place(
         rows = re.findall(r"<tr><th scope=row>([^<]+)<td class=(\w)>", view)
         assert [name for name, _ in rows] == [v.assertion for v in case.verdicts]
         assert [letter for _, letter in rows] == [v.status[0] for v in case.verdicts]
-        assert f'href="../../../../cases/acme/refund-agent/{case_folder(case.case_id)}/"' in view
+        assert f'href="../../../../cases/acme/refund-agent/#{case_anchor(case.case_id)}"' in view
         assert str(escape(LABELS[locale]["case.history"])) in view
 
 
