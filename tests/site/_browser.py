@@ -26,6 +26,24 @@ class Quiet(http.server.SimpleHTTPRequestHandler):
         pass
 
 
+class Hosted(Quiet):
+    """A host as GitHub Pages is: an address with no file answers 404 with the site's top
+    ``404.html``."""
+
+    def send_error(self, code: int, message: str | None = None, explain: str | None = None) -> None:
+        missing = Path(self.directory) / "404.html"
+        if code != 404 or not missing.is_file():
+            super().send_error(code, message, explain)
+            return
+        body = missing.read_bytes()
+        self.send_response(404)
+        self.send_header("Content-Type", "text/html; charset=utf-8")
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        if self.command != "HEAD":
+            self.wfile.write(body)
+
+
 class Visit:
     """A page opened in a fresh context that records errors, dialogs and outside requests."""
 
@@ -103,4 +121,5 @@ def pages(built: Path) -> dict[str, str]:
         "run-it": f"/it/runs/acme/refund-agent/{agent}/",
         "diff": f"/diffs/acme/support/{support_runs[-1]}/{other}/",
         "sampled": f"/runs/acme/support/{support_runs[-1]}/",
+        "case": "/cases/acme/refund-agent/#case-hasty-refund",
     }

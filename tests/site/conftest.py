@@ -17,8 +17,9 @@ from click.testing import CliRunner
 
 from generator.cli import cli
 from tests._helpers import a_planted_run
-from tests.conftest import CORPUS, GIT_ENVIRONMENT
-from tests.site._browser import Quiet
+from tests.account.test_board import THREE
+from tests.conftest import CORPUS, GIT_ENVIRONMENT, git_identity
+from tests.site._browser import Hosted
 
 REPOSITORY = Path(__file__).resolve().parents[2]
 SCRIPT_CASE = "<script>alert(1)</script>"
@@ -66,10 +67,30 @@ def built(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
 
 @pytest.fixture(scope="session")
 def served(built: Path) -> Iterator[str]:
-    handler = functools.partial(Quiet, directory=str(built / "site"))
+    handler = functools.partial(Hosted, directory=str(built / "site"))
     server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()
     yield f"http://127.0.0.1:{server.server_address[1]}"
     server.shutdown()
     server.server_close()
+
+
+@pytest.fixture(scope="session")
+def boarded(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """An archive of three targets of ``support`` (and an older run of one), a fourth target
+    whose run holds a marker in every payload field, and a suite of one target; built."""
+    planted: dict[str, Any] = a_planted_run()
+    planted["created_at"] = "2026-12-01T09:00:00+00:00"
+    planted["target_config"] = {"values": {"model": "planted", "provider": "local"}}
+    alone = a_planted_run() | {"suite": "alone"}
+    with git_identity():
+        root = tmp_path_factory.mktemp("boarded") / "archive"
+        runsite("init", str(root))
+        incoming = root.parent / "incoming"
+        incoming.mkdir()
+        for n, document in enumerate([*THREE, planted, alone]):
+            (incoming / f"{n}.json").write_text(json.dumps(document), encoding="utf-8")
+        runsite("import", "--root", str(root), str(incoming))
+        runsite("build", "--root", str(root), "--out", str(root / "site"))
+    return root / "site"

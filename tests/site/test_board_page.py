@@ -3,49 +3,18 @@ figures are each run's own, and which carries no payload; a suite of one target 
 
 from __future__ import annotations
 
-import json
 import re
 from pathlib import Path
-from typing import Any
 
 import pytest
 
 from generator.account.run import account_of
 from generator.reading.formats import formats
-from tests._helpers import MARKERS, a_planted_run, a_redacted_run
+from tests._helpers import MARKERS, a_redacted_run
 from tests.account.test_board import THREE
 
 pytestmark = pytest.mark.slow
 """Each test builds a whole site: ``make test-fast`` leaves them out."""
-
-
-@pytest.fixture(scope="module")
-def boarded(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """An archive of three targets of ``support`` (and an older run of one), a fourth target
-    whose run holds a marker in every payload field, and a suite of one target; built."""
-    from click.testing import CliRunner
-
-    from generator.cli import cli
-    from tests.conftest import git_identity
-
-    def runsite(*args: str) -> None:
-        done = CliRunner().invoke(cli, list(args), catch_exceptions=False)
-        assert done.exit_code == 0, done.output
-
-    planted: dict[str, Any] = a_planted_run()
-    planted["created_at"] = "2026-12-01T09:00:00+00:00"
-    planted["target_config"] = {"values": {"model": "planted", "provider": "local"}}
-    alone = a_planted_run() | {"suite": "alone"}
-    with git_identity():
-        root = tmp_path_factory.mktemp("boarded") / "archive"
-        runsite("init", str(root))
-        incoming = root.parent / "incoming"
-        incoming.mkdir()
-        for n, document in enumerate([*THREE, planted, alone]):
-            (incoming / f"{n}.json").write_text(json.dumps(document), encoding="utf-8")
-        runsite("import", "--root", str(root), str(incoming))
-        runsite("build", "--root", str(root), "--out", str(root / "site"))
-    return root / "site"
 
 
 def test_a_suite_of_several_targets_has_a_board_in_each_language(boarded: Path):
