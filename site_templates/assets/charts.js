@@ -421,7 +421,12 @@
     var anchor = holder.closest("details").id;
     var frame = document.createElement("div");
     frame.className = "runsite-matrix runsite-history";
-    var table = frame.appendChild(document.createElement("table"));
+    // Wrapped as the theme wraps a page's tables, so that it scrolls inside the page as they do.
+    var wrap = frame.appendChild(document.createElement("div"));
+    wrap.className = "md-typeset__scrollwrap";
+    var inner = wrap.appendChild(document.createElement("div"));
+    inner.className = "md-typeset__table";
+    var table = inner.appendChild(document.createElement("table"));
     var legend = table.createCaption().appendChild(document.createElement("span"));
     legend.textContent = cases.labels.legend;
     var head = table.createTHead().insertRow();

@@ -1,6 +1,7 @@
 """Every kind of page as each reader meets it, in Debian's chromium: both languages, both schemes,
 on a phone (390 px) and on a desktop (1,400 px). On each, the first cell and the verdict of
-every table row stay on screen, no two words of a chart overlap, every mark of a chart stands
+every table row stay on screen, a table wider than the screen says so, no two words of a chart
+overlap, every mark of a chart stands
 3:1 against the page and every word 4.5:1 (from the colours the browser drew), plotly.js is
 fetched only where a chart is drawn, and the keyboard's place is drawn. A page is loaded once a
 language and scheme, and looked at again after the window is resized to the other width."""
@@ -60,8 +61,13 @@ LOOKED_AT = """frames => {
     const fill = style.fill !== "none" ? contrast(style.fill, alpha(path, "fillOpacity")) : 0;
     return Math.max(stroke, fill);
   };
-  const charts = [...document.querySelectorAll(".runsite-chart svg.main-svg")].map(svg => svg.closest(".runsite-chart"));
-  const chartsSeen = [...new Set(charts)].map(chart => {
+  // Plotly's charts, and the board's own SVG.
+  const plotted = [...document.querySelectorAll(".runsite-chart svg.main-svg")].map(svg => svg.closest(".runsite-chart"));
+  const charts = [...new Set(plotted)].map(chart => [chart,
+    ".barlayer path, .scatterlayer path.point, .scatterlayer path.js-line, .shapelayer path"]);
+  document.querySelectorAll("svg.runsite-board-chart").forEach(chart => charts.push([chart,
+    ".point line, .point circle, .point rect"]));
+  const chartsSeen = charts.map(([chart, marked]) => {
     const words = [...chart.querySelectorAll("text")].filter(t => t.textContent.trim() && shown(t));
     const boxes = words.map(t => [t.textContent, t.getBoundingClientRect()]);
     const overlaps = [];
@@ -72,11 +78,11 @@ LOOKED_AT = """frames => {
     }));
     const faintWords = words.map(t => [t.textContent, contrast(getComputedStyle(t).fill, alpha(t, "fillOpacity"))])
       .filter(([, c]) => c < 4.5);
-    const marks = [
-      ...chart.querySelectorAll(".barlayer path, .scatterlayer path.point, .scatterlayer path.js-line, .shapelayer path")
-    ].filter(shown).map(path => [path.getAttribute("class") || path.parentElement.getAttribute("class"), markContrast(path)]);
-    const keys = [...chart.querySelectorAll(".legend .legendsymbols")].map(group =>
-      ["legend", Math.max(...[...group.querySelectorAll("path")].map(markContrast))]);
+    const marks = [...chart.querySelectorAll(marked)].filter(shown).map(path => [path.getAttribute("class") || path.parentElement.getAttribute("class"), markContrast(path)]);
+    const keys = [...chart.querySelectorAll(".legend .legendsymbols")]
+      .map(group => [...group.querySelectorAll("path")].filter(shown))
+      .filter(paths => paths.length)
+      .map(paths => ["legend", Math.max(...paths.map(markContrast))]);
     const faintMarks = [...marks, ...keys].filter(([, c]) => c < 3);
     return {label: chart.getAttribute("aria-label"), words: words.length, marks: marks.length,
             overlaps, faintWords, faintMarks};
@@ -90,7 +96,8 @@ LOOKED_AT = """frames => {
         .map(c => { const b = c.getBoundingClientRect(); return [b.left, b.right]; }));
     };
     const seen = [edges(true), edges(false)];
-    return {rows: rows.length, edges: seen.flat(2)};
+    const wide = wrap.scrollWidth > wrap.clientWidth + 1;
+    return {rows: rows.length, edges: seen.flat(2), wide, cued: frame.hasAttribute("data-more")};
   });
   return {charts: chartsSeen, tables, width: document.scrollingElement.scrollWidth,
           scheme: document.body.dataset.mdColorScheme};
@@ -162,8 +169,9 @@ def test_a_page_reads_whole_on_a_phone_and_a_desktop_in_either_language_and_sche
         visit.close()
     assert visit.errors == [] and visit.outside == []
     charted = any(seen[width]["charts"] for width in WIDTHS)
-    assert charted == (kind in ("suite", "sampled", "diff")), kind
-    assert any("plotly" in url for url in fetched) == charted
+    plotted = kind in ("suite", "sampled", "diff")
+    assert charted == (plotted or kind == "board"), kind
+    assert any("plotly" in url for url in fetched) == plotted
     for width, looked in seen.items():
         assert looked["scheme"] == ("slate" if scheme == "dark" else "default")
         assert looked["width"] <= width, (width, "the page scrolls sideways")
@@ -175,6 +183,7 @@ def test_a_page_reads_whole_on_a_phone_and_a_desktop_in_either_language_and_sche
         for table in looked["tables"]:
             for left, right in table["edges"]:
                 assert -1 <= left < right <= width + 1, (width, table)
+            assert table["cued"] or not table["wide"], (width, "no cue that more lies to the right")
     assert any(table["rows"] for width in WIDTHS for table in seen[width]["tables"])
     assert ring[1] != "none" and ring[2] != "0px", ring
 

@@ -1,6 +1,6 @@
-"""A reader's second pass, in a real browser: a case opens in its place from the grid, every
-wide table keeps its first column (and a comparison its verdict) on a phone's screen with a cue
-that more lies to the right, and plotly.js is fetched only by a page that draws a chart."""
+"""A reader's second pass, in a real browser: a case opens in its place from the grid and from
+its address, the language switch keeps it, and the case filter shows where the keyboard is.
+(Every page's tables on a phone, and where plotly.js is fetched: ``test_every_reader``.)"""
 
 from __future__ import annotations
 
@@ -10,8 +10,6 @@ from tests.site._browser import SHOTS, Visit, pages
 
 pytestmark = pytest.mark.slow
 """Each test drives a browser: ``make test-fast`` leaves them out."""
-
-FRAMES = ".runsite-table, .runsite-grid, .runsite-matrix, .runsite-compare"
 
 
 @pytest.mark.parametrize("width", [390, 1400])
@@ -45,58 +43,6 @@ def test_a_case_address_opens_its_case_when_the_page_loads(built, served, browse
         visit.page.wait_for_function("() => document.querySelector('#case-on-time').open")
     finally:
         visit.close()
-
-
-@pytest.mark.parametrize("scheme", ["light", "dark"])
-@pytest.mark.parametrize("language", ["en", "it"])
-@pytest.mark.parametrize("name", ["home", "suite", "run", "diff", "sampled"])
-def test_on_a_phone_every_tables_first_column_and_a_comparisons_verdict_stay_on_screen(
-    built, served, browser, name, language, scheme
-):
-    path = ("/it" if language == "it" else "") + pages(built)[name]
-    visit = Visit(browser, served + path, width=390, scheme=scheme)
-    try:
-        page = visit.page
-        page.wait_for_load_state("load")
-        found = page.evaluate(
-            """frames => [...document.querySelectorAll(frames)].map(f => {
-                const wrap = f.querySelector('.md-typeset__scrollwrap');
-                if (wrap) wrap.scrollLeft = wrap.scrollWidth;
-                const rows = [...f.querySelectorAll('tbody tr')].filter(r => r.offsetParent);
-                const edges = rows.map(r => {
-                  const cells = [r.cells[0], r.querySelector('.runsite-verdict')].filter(Boolean);
-                  return cells.map(c => { const b = c.getBoundingClientRect(); return [b.left, b.right]; });
-                });
-                if (wrap) wrap.scrollLeft = 0;
-                const wide = wrap ? wrap.scrollWidth > wrap.clientWidth + 1 : false;
-                return {edges, wide, cued: wide && f.hasAttribute('data-more')};
-            })""",
-            FRAMES,
-        )
-    finally:
-        visit.close()
-    assert found and visit.errors == []
-    for frame in found:
-        for cells in frame["edges"]:
-            for left, right in cells:
-                assert -1 <= left < right <= 391, (name, frame)
-    assert all(frame["cued"] for frame in found if frame["wide"]), found
-
-
-@pytest.mark.parametrize("name", ["home", "run", "suite"])
-def test_plotly_is_fetched_only_by_a_page_that_draws_a_chart(built, served, browser, name):
-    visit = Visit(browser, served + pages(built)[name])
-    try:
-        expected, drawn = visit.charts_drawn()
-        fetched = visit.page.evaluate(
-            "() => performance.getEntriesByType('resource').map(e => e.name)"
-        )
-    finally:
-        visit.close()
-    plotly = [url for url in fetched if "plotly" in url]
-    assert drawn == expected
-    assert bool(plotly) == bool(expected), (name, plotly)
-    assert (name == "suite") == bool(expected)
 
 
 def test_the_language_switch_keeps_the_case_the_reader_was_on(built, served, browser):
