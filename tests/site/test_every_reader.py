@@ -1,9 +1,9 @@
 """Every kind of page as each reader meets it, in Debian's chromium: both languages, both schemes,
 on a phone (390 px) and on a desktop (1,400 px). On each, the first cell and the verdict of
 every table row stay on screen, a table wider than the screen says so, no two words of a chart
-overlap, every mark of a chart stands
-3:1 against the page and every word 4.5:1 (from the colours the browser drew), plotly.js is
-fetched only where a chart is drawn, and the keyboard's place is drawn. A page is loaded once a
+overlap, every mark of a chart stands 3:1 against the page and every word 4.5:1 (from the
+colours the browser drew), plotly.js is fetched only where a chart is drawn, and the keyboard's
+place is drawn. A page is loaded once a
 language and scheme, and looked at again after the window is resized to the other width."""
 
 from __future__ import annotations
