@@ -529,6 +529,21 @@
   if (typeof document$ !== "undefined") { document$.subscribe(ready); }
   else { document.addEventListener("DOMContentLoaded", ready); }
   // A printed page shows every table, open, and every chart at the paper's width.
+  // Paper is light whichever scheme the screen shows (the theme prints a white ground): a page
+  // goes to print in the light scheme, charts and marks included, and comes back to the
+  // reader's.
+  var onScreen = null;
+  window.addEventListener("beforeprint", function () {
+    var scheme = document.body.dataset.mdColorScheme;
+    if (scheme && scheme !== "default") {
+      onScreen = scheme;
+      document.body.dataset.mdColorScheme = "default";
+    }
+  });
+  window.addEventListener("afterprint", function () {
+    if (onScreen) document.body.dataset.mdColorScheme = onScreen;
+    onScreen = null;
+  });
   window.addEventListener("beforeprint", function () {
     document.querySelectorAll("details").forEach(function (d) { d.open = true; });
     document.querySelectorAll(".runsite-history[data-case]").forEach(caseTable);

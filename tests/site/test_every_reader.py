@@ -233,3 +233,23 @@ def test_the_palette_toggle_switches_the_scheme_and_the_charts_follow(
     assert visit.errors == []
     assert before == "rgb(25, 118, 210)" and after == "rgb(100, 181, 246)"
     assert title == "Switch to the light scheme"
+
+
+def test_a_page_read_in_the_dark_goes_to_paper_light_and_comes_back(
+    built, served, browser: Browser
+):
+    visit = Visit(browser, served + pages(built)["sampled"], 1400, "dark")
+    try:
+        page = visit.page
+        page.wait_for_selector(".runsite-chart svg.main-svg")
+        marker = ".runsite-chart .scatterlayer path.point"
+        page.evaluate("window.dispatchEvent(new Event('beforeprint'))")
+        printed = page.evaluate("() => document.body.dataset.mdColorScheme")
+        page.wait_for_timeout(300)
+        ink = page.locator(marker).first.evaluate("p => getComputedStyle(p).fill")
+        page.evaluate("window.dispatchEvent(new Event('afterprint'))")
+        back = page.evaluate("() => document.body.dataset.mdColorScheme")
+    finally:
+        visit.close()
+    assert visit.errors == []
+    assert (printed, ink, back) == ("default", "rgb(33, 33, 33)", "slate")
