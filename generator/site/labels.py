@@ -62,6 +62,8 @@ EN: dict[str, str] = {
     "board.latency": "Median latency",
     "board.pareto": "no other target passes as much for less, or more for as little",
     "board.chart": "Pass rate against cost per case",
+    "board.log": "each mark ten times the last",
+    "board.cases.order": "In each cell, a mark for each check, in this order: {checks}.",
     "board.checks": "Check by check",
     "board.checks.legend": (
         "Each target's pass rate on the check, with its Wilson 95% interval; p against the "
@@ -319,6 +321,8 @@ IT: dict[str, str] = {
     "board.latency": "Latenza mediana",
     "board.pareto": "nessun altro sistema valutato supera altrettanto spendendo meno, o di più spendendo altrettanto",
     "board.chart": "Quota di superati rispetto al costo per caso",
+    "board.log": "ogni tacca dieci volte la precedente",
+    "board.cases.order": "In ogni cella, un segno per ciascun controllo, in quest'ordine: {checks}.",
     "board.checks": "Controllo per controllo",
     "board.checks.legend": (
         "La quota di superati di ogni sistema valutato nel controllo, con il suo intervallo di Wilson al "
