@@ -13,6 +13,8 @@ import math
 from collections.abc import Callable
 from typing import Any
 
+from markupsafe import Markup
+
 from generator.account.board import Board, Entrant, Standing, board_of
 from generator.account.charts import STATUS_LETTER
 from generator.site.cases import case_anchor
@@ -128,7 +130,15 @@ class BoardPages(HistoryPages):
         if found.p is not None and found.p_holm is not None:
             raw = self.f.p_value(found.p)
             p = f"p {raw if raw.startswith('<') else f'= {raw}'} ({self.f.p_value(found.p_holm)})"
+        figures = found.figures
+        mean = ""
+        if figures.score is not None:
+            mean = self.t["board.mean"].format(score=self.f.figure(figures.score, figures.places))
+            if (spread := figures.mean_bounds) is not None:
+                low, high = (self.f.score(v, figures.places) for v in (spread.low, spread.high))
+                mean += f" <small>{low}–{high}</small>"
         return {
+            "mean": Markup(mean),
             "rate": "" if counts.rate is None else self.f.share(counts.rate),
             "bounds": ""
             if bounds is None

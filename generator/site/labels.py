@@ -63,16 +63,18 @@ EN: dict[str, str] = {
     "board.pareto": "no other target passes as much for less, or more for as little",
     "board.chart": "Pass rate against cost per case",
     "board.log": "each mark ten times the last",
+    "board.mean": "mean {score}",
     "board.cases.order": "In each cell, a mark for each check, in this order: {checks}.",
     "board.checks": "Check by check",
     "board.checks.legend": (
-        "Each target's pass rate on the check, with its Wilson 95% interval; p against the "
-        "check's best, and in brackets after Holm's correction."
+        "Each target's pass rate on the check, with its Wilson 95% interval; its mean score, "
+        "with its Student's t 95% interval; p against the check's best, and in brackets after "
+        "Holm's correction."
     ),
     "board.standing.best": "best",
     "board.best_or_tied": "Best, or tied with the best, on",
     "board.standing.tied": "tied with the best",
-    "board.standing.behind": "behind beyond chance",
+    "board.standing.behind": "behind the best, beyond chance",
     "board.standing.unpaired": "no case in common with the best",
     "board.cases": "Case by case",
     "board.cases.differ.one": "{count} case where the targets' verdicts differ comes first; each cell opens the case in that target's run.",
@@ -322,17 +324,18 @@ IT: dict[str, str] = {
     "board.pareto": "nessun altro sistema valutato supera altrettanto spendendo meno, o di più spendendo altrettanto",
     "board.chart": "Quota di superati rispetto al costo per caso",
     "board.log": "ogni tacca dieci volte la precedente",
+    "board.mean": "media {score}",
     "board.cases.order": "In ogni cella, un segno per ciascun controllo, in quest'ordine: {checks}.",
     "board.checks": "Controllo per controllo",
     "board.checks.legend": (
-        "La quota di superati di ogni sistema valutato nel controllo, con il suo intervallo di Wilson al "
-        "95%; la p rispetto al migliore del controllo e, tra parentesi, dopo la correzione di "
-        "Holm."
+        "La quota di superati di ogni sistema valutato nel controllo, con il suo intervallo di "
+        "Wilson al 95%; il suo punteggio medio, con l'intervallo t di Student al 95%; la p "
+        "rispetto al migliore del controllo e, tra parentesi, dopo la correzione di Holm."
     ),
     "board.standing.best": "il migliore",
     "board.best_or_tied": "Migliore, o alla pari con il migliore, in",
     "board.standing.tied": "alla pari con il migliore",
-    "board.standing.behind": "dietro oltre il caso",
+    "board.standing.behind": "dietro il migliore, non per caso",
     "board.standing.unpaired": "nessun caso in comune con il migliore",
     "board.cases": "Caso per caso",
     "board.cases.differ.one": "{count} caso in cui gli esiti dei sistemi valutati differiscono viene per primo; ogni cella apre il caso nell'esecuzione di quel sistema.",
