@@ -173,3 +173,11 @@ def test_labels_of_crowded_points_are_placed_apart_and_inside_the_plot():
             assert not (
                 a[0] < p["x"] + 6 and p["x"] - 6 < a[2] and a[1] < p["y"] + 6 and p["y"] - 6 < a[3]
             )
+
+
+def test_a_case_one_target_passed_and_failed_is_flaky(boarded: Path):
+    """big failed c05 in its earlier run and passed it in its latest: flaky on the suite's page
+    (``test_routing_example`` holds the other side: models that differ are not flaky)."""
+    page = (boarded / "suites/acme/support/index.html").read_text()
+    assert '<tr id="case-c05" class="flaky">' in page
+    assert '<tr id="case-c00" class="flaky">' not in page
