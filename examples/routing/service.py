@@ -53,8 +53,8 @@ def route(model: str, ticket: str) -> str:
     found = {r: sum(text.count(w) for w in WORDS[model][r]) for r in ROUTES}
     best = max(ROUTES, key=lambda r: found[r])
     answer = best if found[best] else "TECHNICAL"
-    # The small model writes its answer in lower case when the ticket is long.
-    return answer.lower() if model == "router-mini" and len(text) > 120 else answer
+    # The small model, given a long ticket, says more than the route.
+    return f"Route: {answer}" if model == "router-mini" and len(text) > 120 else answer
 
 
 def answer(model: str, ticket: str) -> dict[str, Any]:
