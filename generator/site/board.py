@@ -30,7 +30,7 @@ def board_for(history: SuiteRuns) -> Board | None:
     """The suite's board; None where its runs measured one target only."""
     if history.targets < 2:
         return None
-    return board_of([run.contender for run in history.runs if run.contender is not None])
+    return board_of([run.contender for run in history.runs])
 
 
 class BoardPages(HistoryPages):

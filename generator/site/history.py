@@ -56,7 +56,7 @@ class SuiteRuns:
     @property
     def targets(self) -> int:
         """How many targets its runs measured: a suite of more than one has a board."""
-        return len({run.contender.target for run in self.runs if run.contender is not None})
+        return len({run.target for run in self.runs})
 
     def status(self, run: RunSummary) -> Status:
         """A run's status at a glance (``Tally.status``)."""
