@@ -88,19 +88,25 @@ def _standing(s: Standing | None) -> dict[str, Any] | None:
 
 
 def board_lines(value: dict[str, Any]) -> list[str]:
-    """A line per target: its rate and interval, cost, and the checks it is best or tied on."""
+    """A line per target: its rate and interval, cost, latency, and the checks it is best or
+    tied on; then what the frontier's mark means, where a target has it."""
     lines = [f"{value['tenant']}/{value['suite']}  rules {value['config_hash']}"]
     for t in value["targets"]:
         rate = "—" if t["rate"] is None else f"{t['rate']:.0%}"
         interval = t["rate_interval"]
         shown = f"{rate} ({interval[0]:.0%}–{interval[1]:.0%})" if interval else rate
-        cost = "unknown" if t["cost_per_case_usd"] is None else _dollars(t["cost_per_case_usd"])
+        spent = t["cost_per_case_usd"]
+        cost = "cost unknown" if spent is None else f"{_dollars(spent)}/case"
+        latency = "latency unknown" if t["latency_ms"] is None else f"{t['latency_ms']:,.0f} ms"
         level = [n for n, s in t["checks"].items() if s is not None and s["tied_with_best"]]
         mark = "◆" if t["pareto"] else " "
         lines.append(
-            f"{mark} {t['label']}  {shown}  {cost}/case  best or tied on: {', '.join(level) or '—'}"
+            f"{mark} {t['label']}  {shown}  {cost}  {latency}"
+            f"  best or tied on: {', '.join(level) or '—'}"
         )
     lines += [f"  apart (other rules): {t['label']}  {t['run_key']}" for t in value["apart"]]
+    if any(t["pareto"] for t in value["targets"]):
+        lines.append("◆ no other target passes as much for less, or more for as little")
     return lines
 
 

@@ -71,11 +71,17 @@ def board_html(board: Board, runs: Sequence[RedactedRun], origin: Origin, locale
 
 def board_markdown(board: Board, origin: Origin, locale: str) -> str:
     """The board as a summary for a pull request or a CI job: each target's pass rate and
-    interval, cost per case, and the checks it is best at or tied with the best on."""
+    interval, cost and latency per case, and the checks it is best at or tied with the best on."""
     t, r = LABELS[locale], REPORT[locale]
     f = Site(environment(), locale).f
     heading = t["board.title"].format(suite=f"{name(board.tenant)} · {name(board.suite)}")
-    columns = [t["board.target"], t["column.rate_95"], t["board.cost"], t["board.best_or_tied"]]
+    columns = [
+        t["board.target"],
+        t["column.rate_95"],
+        t["board.cost"],
+        t["board.latency"],
+        t["board.best_or_tied"],
+    ]
     lines = [f"### {heading}", "", text(t["board.legend"]), ""]
     lines += ["| " + " | ".join(text(c) for c in columns) + " |", "|" + " --- |" * len(columns)]
     for e in board.entrants:
@@ -87,7 +93,9 @@ def board_markdown(board: Board, origin: Origin, locale: str) -> str:
         cost = f.money(e.run.cost) if e.run.cost is not None else f.unknown
         level = [name(s.figures.name, cell=True) for s in e.checks if s.tied]
         mark = " ◆" if e.pareto else ""
-        cells = [name(e.label, cell=True) + mark, text(rate), text(cost), ", ".join(level) or "—"]
+        latency = text(f.latency(e.run.latency_ms))
+        cells = [name(e.label, cell=True) + mark, text(rate), text(cost), latency]
+        cells.append(", ".join(level) or "—")
         lines.append("| " + " | ".join(cells) + " |")
     lines += ["", f"◆ {text(t['board.pareto'])}", ""]
     address = origin.address(locale, board_path(board.tenant, board.suite))

@@ -9,7 +9,11 @@ cell a link to that case in that run's page.
 
 from __future__ import annotations
 
+import math
+from collections.abc import Callable
 from typing import Any
+
+from markupsafe import Markup
 
 from generator.account.board import Board, Entrant, Standing, board_of
 from generator.account.charts import STATUS_LETTER
@@ -26,7 +30,7 @@ def board_for(history: SuiteRuns) -> Board | None:
     """The suite's board; None where its runs measured one target only."""
     if history.targets < 2:
         return None
-    return board_of([run.contender for run in history.runs if run.contender is not None])
+    return board_of([run.contender for run in history.runs])
 
 
 class BoardPages(HistoryPages):
@@ -88,8 +92,10 @@ class BoardPages(HistoryPages):
         ]
         chart = _chart(board)
         if chart is not None:
-            chart["most_text"] = f.money(chart["most"])
-            chart["zero_text"] = f.money(0.0)
+            for tick in chart["ticks"]:
+                tick["text"] = f.money(tick["cost"])
+            for tick in chart["rates"]:
+                tick["text"] = f.share(tick["rate"])
         return self._body(
             "board",
             path,
@@ -102,6 +108,7 @@ class BoardPages(HistoryPages):
             checks=checks,
             cases=cases,
             differing=sum(row.disagree for row in board.cases),
+            check_names=", ".join(board.checks),
             chart=chart,
             apart=[{"label": e.label, "href": run_href(e)} for e in board.apart],
         ).html
@@ -121,8 +128,17 @@ class BoardPages(HistoryPages):
             said = "unpaired"
         p = ""
         if found.p is not None and found.p_holm is not None:
-            p = f"p = {self.f.p_value(found.p)} ({self.f.p_value(found.p_holm)})"
+            raw = self.f.p_value(found.p)
+            p = f"p {raw if raw.startswith('<') else f'= {raw}'} ({self.f.p_value(found.p_holm)})"
+        figures = found.figures
+        mean = ""
+        if figures.score is not None:
+            mean = self.t["board.mean"].format(score=self.f.figure(figures.score, figures.places))
+            if (spread := figures.mean_bounds) is not None:
+                low, high = (self.f.score(v, figures.places) for v in (spread.low, spread.high))
+                mean += f" <small>{low}–{high}</small>"
         return {
+            "mean": Markup(mean),
             "rate": "" if counts.rate is None else self.f.share(counts.rate),
             "bounds": ""
             if bounds is None
@@ -142,44 +158,105 @@ class BoardPages(HistoryPages):
         return {"href": link, "marks": marks}
 
 
-LEFT, RIGHT, TOP, BOTTOM = 56, 380, 20, 220
-"""The plot's edges in the chart's 400 × 260 units: the axes' labels take the rest."""
+WIDTH, HEIGHT = 360, 236
+LEFT, RIGHT, TOP, BOTTOM = 44, 344, 14, 192
+"""The plot's edges in the chart's ``WIDTH`` × ``HEIGHT`` units: the axes' labels take the
+rest. The units are near a phone's pixels, so its text reads at the size a page's does."""
+CHAR, LINE = 6.2, 13
+"""A label's width per character and its height, in those units: enough to keep two apart."""
 
 
 def _chart(board: Board) -> dict[str, Any] | None:
     """Where each target with a known cost falls: its pass rate (and Wilson interval) against
-    its cost per case, in the chart's units (``LEFT`` … ``BOTTOM``); None where fewer than two
-    have a known cost."""
+    its cost per case, in the chart's units; None where fewer than two have a known cost.
+
+    Costs a decade or more apart go on a logarithmic axis (a model ten times dearer is common,
+    and on a linear axis the cheaper ones would sit on top of each other); the rate axis starts
+    at the tenth below the lowest interval, so close rates stay apart."""
     placed = [
         e
         for e in board.entrants
-        if e.run.cost is not None and e.run.tally.verdicts.rate is not None
+        if e.run.cost is not None and e.run.tally.verdicts.bounds is not None
     ]
     if len(placed) < 2:
         return None
-    most = max(e.run.cost or 0.0 for e in placed) or 1.0
+    costs = [e.run.cost or 0.0 for e in placed]
+    x, ticks = _cost_axis(min(costs), max(costs))
+    lows = [e.run.tally.verdicts.bounds.low for e in placed if e.run.tally.verdicts.bounds]
+    floor = math.floor(min(lows) * 10) / 10
+    y = _rate_axis(floor)
     points = []
-    for e in placed:
+    for e, cost in zip(placed, costs, strict=True):
         went = e.run.tally.verdicts
-        bounds = went.bounds
-        assert e.run.cost is not None and went.rate is not None and bounds is not None
+        assert went.rate is not None and went.bounds is not None
         points.append(
             {
                 "label": e.label,
-                "x": round(LEFT + (RIGHT - LEFT) * e.run.cost / most, 2),
-                "y": _height(went.rate),
-                "low": _height(bounds.low),
-                "high": _height(bounds.high),
+                "x": x(cost),
+                "y": y(went.rate),
+                "low": y(went.bounds.low),
+                "high": y(went.bounds.high),
                 "pareto": e.pareto,
             }
         )
+    _place_labels(points)
     return {
         "points": points,
-        "most": most,
+        "ticks": [{"x": x(at), "cost": at} for at in ticks],
+        "rates": [{"y": y(at), "rate": at} for at in (floor, (floor + 1) / 2, 1.0)],
         "edges": {"left": LEFT, "right": RIGHT, "top": TOP, "bottom": BOTTOM},
-        "half": _height(0.5),
+        "size": {"width": WIDTH, "height": HEIGHT},
+        "log": ticks[0] > 0,
     }
 
 
-def _height(rate: float) -> float:
-    return round(BOTTOM - (BOTTOM - TOP) * rate, 2)
+def _cost_axis(least: float, most: float) -> tuple[Callable[[float], float], list[float]]:
+    """Where a cost falls across the plot, and the costs to mark under it."""
+    inner_left, inner_right = LEFT + 12, RIGHT - 12
+    if least > 0 and most / least >= 10:
+        low, high = math.floor(math.log10(least)), math.ceil(math.log10(most))
+
+        def logarithmic(cost: float) -> float:
+            share = (math.log10(cost) - low) / (high - low)
+            return round(inner_left + (inner_right - inner_left) * share, 2)
+
+        return logarithmic, [10.0**n for n in range(low, high + 1)]
+    top = most or 1.0
+
+    def linear(cost: float) -> float:
+        return round(inner_left + (inner_right - inner_left) * cost / top, 2)
+
+    return linear, [0.0, top]
+
+
+def _rate_axis(floor: float) -> Callable[[float], float]:
+    def height(rate: float) -> float:
+        return round(BOTTOM - (BOTTOM - TOP) * (rate - floor) / (1 - floor), 2)
+
+    return height
+
+
+def _place_labels(points: list[dict[str, Any]]) -> None:
+    """Give each point's label a place beside it (``label_x``, ``label_y``, ``anchor``) that no
+    other label and no marker covers: on the side with room, then down (or up) a line at a time
+    until clear. The same points always get the same places."""
+    taken: list[tuple[float, float, float, float]] = [
+        (p["x"] - 6, p["y"] - 6, p["x"] + 6, p["y"] + 6) for p in points
+    ]
+    for p in sorted(points, key=lambda p: (p["y"], p["x"])):
+        width = CHAR * len(p["label"])
+        right = p["x"] + 8 + width <= RIGHT
+        left_edge = p["x"] + 8 if right else p["x"] - 8 - width
+        for step in [0, *(n * sign for n in range(1, 8) for sign in (1, -1))]:
+            base = p["y"] + 4 + step * LINE
+            box = (left_edge, base - LINE + 2, left_edge + width, base + 2)
+            if box[1] >= 0 and box[3] <= BOTTOM and not any(_overlap(box, t) for t in taken):
+                break
+        taken.append(box)
+        p["label_x"] = round(left_edge if right else left_edge + width, 2)
+        p["label_y"] = round(base, 2)
+        p["anchor"] = "start" if right else "end"
+
+
+def _overlap(a: tuple[float, float, float, float], b: tuple[float, float, float, float]) -> bool:
+    return a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]

@@ -47,10 +47,8 @@ class CaseHistory(BoardPages):
         path = cases_path(tenant, suite)
         newest = list(reversed(history.runs))
         went = [dict(run.cases) for run in newest]
-        checks = list(
-            dict.fromkeys(c.name for run in newest if run.contender for c in run.contender.checks)
-        )
-        verdicts = [_verdicts(run.contender, checks) if run.contender else {} for run in newest]
+        checks = list(dict.fromkeys(c.name for run in newest for c in run.contender.checks))
+        verdicts = [_verdicts(run.contender, checks) for run in newest]
         cases = list(dict.fromkeys(case for run in newest for case, _ in run.cases))
         blank = "-" * len(checks)
         seconds = needs_seconds([run.created_at for run in newest])

@@ -57,7 +57,7 @@ class SuiteRuns:
     @property
     def targets(self) -> int:
         """How many targets its runs measured: a suite of more than one has a board."""
-        return len({run.contender.target for run in self.runs if run.contender is not None})
+        return len({run.target for run in self.runs})
 
     def status(self, run: RunSummary) -> Status:
         """A run's status at a glance (``Tally.status``)."""
@@ -252,7 +252,9 @@ class HistoryPages(Writer):
     def case_grid(self, history: SuiteRuns, path: str) -> dict[str, Any]:
         """Each case of the suite's recent runs, how it went in each (newest first), each cell a
         link to the case's place on that run's page, each case a link to its history, and
-        whether it went both ways: a flaky case shows at a glance."""
+        whether it went both ways between runs of one target under the same rules: a flaky case
+        shows at a glance, and a case that one model passes and another fails is no sign of
+        it."""
         recent = list(reversed(history.runs[-GRID:]))
         cases = list(dict.fromkeys(case for run in recent for case, _ in run.cases))
         went = [dict(run.cases) for run in recent]
@@ -266,14 +268,17 @@ class HistoryPages(Writer):
                 (CASE_LETTER[status], f"{link}{anchor}") if status else ("", "")
                 for status, link in zip(went_in, links, strict=True)
             ]
-            judged = {status for status in went_in if status in ("passed", "failed")}
+            judged: dict[tuple[str, str], set[str]] = {}
+            for run, status in zip(recent, went_in, strict=True):
+                if status in ("passed", "failed"):
+                    judged.setdefault((run.target, run.config_hash), set()).add(status)
             rows.append(
                 {
                     "case": case,
                     "anchor": case_anchor(case),
                     "href": cases_at + anchor,
                     "cells": cells,
-                    "flaky": len(judged) == 2,
+                    "flaky": any(len(both) == 2 for both in judged.values()),
                 }
             )
         seconds = needs_seconds([run.created_at for run in recent])

@@ -89,15 +89,19 @@ EN: dict[str, str] = {
     "board.latency": "Median latency",
     "board.pareto": "no other target passes as much for less, or more for as little",
     "board.chart": "Pass rate against cost per case",
+    "board.log": "each mark ten times the last",
+    "board.mean": "mean {score}",
+    "board.cases.order": "In each cell, a mark for each check, in this order: {checks}.",
     "board.checks": "Check by check",
     "board.checks.legend": (
-        "Each target's pass rate on the check, with its Wilson 95% interval; p against the "
-        "check's best, and in brackets after Holm's correction."
+        "Each target's pass rate on the check, with its Wilson 95% interval; its mean score, "
+        "with its Student's t 95% interval; p against the check's best, and in brackets after "
+        "Holm's correction."
     ),
     "board.standing.best": "best",
     "board.best_or_tied": "Best, or tied with the best, on",
     "board.standing.tied": "tied with the best",
-    "board.standing.behind": "behind beyond chance",
+    "board.standing.behind": "behind the best, beyond chance",
     "board.standing.unpaired": "no case in common with the best",
     "board.cases": "Case by case",
     "board.cases.differ.one": "{count} case where the targets' verdicts differ comes first; each cell opens the case in that target's run.",
@@ -152,7 +156,7 @@ EN: dict[str, str] = {
     "home.trend.one": "Pass rate over the last run",
     "home.trend.other": "Pass rate over the last {count} runs",
     "suite.cases": "Cases in the latest runs",
-    "suite.cases_legend": "Newest run first, its time in UTC; ✓ every check passed, ✗ one failed, ? one could not be judged, – set aside. A case that went both ways is marked flaky.",
+    "suite.cases_legend": "Newest run first, its time in UTC; ✓ every check passed, ✗ one failed, ? one could not be judged, – set aside. A case that went both ways between runs of the same target and rules is marked flaky.",
     "suite.flaky": "flaky",
     "where.run": "the whole run",
     "suite.rate": "Pass rate of each run",
@@ -286,16 +290,19 @@ IT: dict[str, str] = {
     "board.latency": "Latenza mediana",
     "board.pareto": "nessun altro sistema valutato supera altrettanto spendendo meno, o di più spendendo altrettanto",
     "board.chart": "Quota di superati rispetto al costo per caso",
+    "board.log": "ogni tacca dieci volte la precedente",
+    "board.mean": "media {score}",
+    "board.cases.order": "In ogni cella, un segno per ciascun controllo, in quest'ordine: {checks}.",
     "board.checks": "Controllo per controllo",
     "board.checks.legend": (
-        "La quota di superati di ogni sistema valutato nel controllo, con il suo intervallo di Wilson al "
-        "95%; la p rispetto al migliore del controllo e, tra parentesi, dopo la correzione di "
-        "Holm."
+        "La quota di superati di ogni sistema valutato nel controllo, con il suo intervallo di "
+        "Wilson al 95%; il suo punteggio medio, con l'intervallo t di Student al 95%; la p "
+        "rispetto al migliore del controllo e, tra parentesi, dopo la correzione di Holm."
     ),
     "board.standing.best": "il migliore",
     "board.best_or_tied": "Migliore, o alla pari con il migliore, in",
     "board.standing.tied": "alla pari con il migliore",
-    "board.standing.behind": "dietro oltre il caso",
+    "board.standing.behind": "dietro il migliore, non per caso",
     "board.standing.unpaired": "nessun caso in comune con il migliore",
     "board.cases": "Caso per caso",
     "board.cases.differ.one": "{count} caso in cui gli esiti dei sistemi valutati differiscono viene per primo; ogni cella apre il caso nell'esecuzione di quel sistema.",
@@ -351,7 +358,7 @@ IT: dict[str, str] = {
     "home.trend.one": "Controlli superati nell'ultima esecuzione",
     "home.trend.other": "Controlli superati nelle ultime {count} esecuzioni",
     "suite.cases": "I casi nelle ultime esecuzioni",
-    "suite.cases_legend": "Dalla più recente, con l'ora in UTC; ✓ ogni controllo superato, ✗ uno non superato, ? uno non giudicato, – messo da parte. Un caso che è andato in entrambi i modi è segnato come instabile.",
+    "suite.cases_legend": "Dalla più recente, con l'ora in UTC; ✓ ogni controllo superato, ✗ uno non superato, ? uno non giudicato, – messo da parte. Un caso andato in entrambi i modi tra esecuzioni dello stesso sistema valutato con le stesse regole è segnato come instabile.",
     "suite.flaky": "instabile",
     "where.run": "l'intera esecuzione",
     "suite.rate": "Quota di superati di ogni esecuzione",

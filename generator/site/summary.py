@@ -25,25 +25,47 @@ CheckKey = tuple[bool, str]
 
 @dataclass(frozen=True)
 class RunSummary:
-    """One run as the pages that span runs show it."""
+    """One run as the pages that span runs show it: what its suite's board needs of it
+    (``contender``, which holds its identity, tally and target), and what else the suite's and
+    the home page show."""
 
-    tenant: str
-    suite: str
-    key: str
-    created_at: str
-    config_hash: str
+    contender: Contender
     git_commit: str | None
-    tally: Tally
     checks: tuple[CheckFigures, ...]
-    """Each check the run judged, as its account has it."""
+    """Each check the run judged, as its account has it (those over the whole run too)."""
     judge: str
     """A digest of the judge's published configuration: a change shows on the history."""
-    target: str
-    """A digest of the target's published configuration."""
     cases: tuple[tuple[str, CaseStatus], ...] = ()
     """Each case's id and how it went."""
-    contender: Contender | None = None
-    """What the suite's board needs of the run (``account.board``)."""
+
+    @property
+    def tenant(self) -> str:
+        return self.contender.tenant
+
+    @property
+    def suite(self) -> str:
+        return self.contender.suite
+
+    @property
+    def key(self) -> str:
+        return self.contender.key
+
+    @property
+    def created_at(self) -> str:
+        return self.contender.created_at
+
+    @property
+    def config_hash(self) -> str:
+        return self.contender.config_hash
+
+    @property
+    def tally(self) -> Tally:
+        return self.contender.tally
+
+    @property
+    def target(self) -> str:
+        """A digest of the target's published configuration."""
+        return self.contender.target
 
     def check(self, key: CheckKey) -> CheckFigures | None:
         return next((c for c in self.checks if (c.whole_run, c.name) == key), None)
@@ -58,16 +80,9 @@ def summarise(run: RedactedRun) -> RunSummary:
     """The figures of ``run`` that its suite's page and the home page show."""
     account = account_of(run)
     return RunSummary(
-        tenant=run.tenant,
-        suite=run.suite,
-        key=run.key,
-        created_at=run.created_at,
-        config_hash=run.config_hash,
+        contender=contender_of(run),
         git_commit=run.git_commit,
-        tally=account.tally,
         checks=account.checks,
         judge=_digest(run.judge_config.model_dump(mode="json")),
-        target=_digest(run.target_config.model_dump(mode="json")),
         cases=tuple((line.case, line.status) for line in account.cases),
-        contender=contender_of(run),
     )

@@ -18,7 +18,7 @@ from generator.cli import cli
 from generator.document.codec import read_run
 from generator.site.templates import KeptTemplates
 from tests._helpers import MARKERS
-from tests.site.conftest import SCRIPT_CASE, runsite
+from tests.site.conftest import REPOSITORY, SCRIPT_CASE, runsite
 
 
 def _runs(root: Path) -> list[tuple[str, str, str]]:
@@ -28,7 +28,8 @@ def _runs(root: Path) -> list[tuple[str, str, str]]:
 
 def test_every_run_has_a_page_in_both_languages_at_an_address_made_of_its_names(built: Path):
     runs = _runs(built)
-    assert len(runs) == 9 + 24 + 1
+    demo = len(list(REPOSITORY.glob("runs/*/*/*.json")))
+    assert demo == 12 and len(runs) == demo + 24 + 1  # the demo's, the corpus's, the planted
     for tenant, suite, key in runs:
         for language in ("", "it/"):
             page = built / "site" / f"{language}runs/{tenant}/{suite}/{key}/index.html"

@@ -356,3 +356,40 @@ def test_a_file_altered_by_hand_that_the_build_makes_again_as_before_is_put_back
     assert result.exit_code == 0, result.output
     assert "(0 written, " in result.stdout
     assert _unlike_a_full_build(runsite, archive, site) == []
+
+
+def test_a_new_targets_run_writes_the_boards_again_and_gives_a_full_builds_bytes(
+    archive: Path, runsite: Callable[..., Result], write_json: Callable[[Any, str], Path]
+):
+    """A board is kept like a suite's page: written again when its suite's history moved (a new
+    target joins it), kept when another suite's did, and the same bytes as a full build."""
+
+    def arrive(second: int, model: str, suite: str = "support") -> None:
+        document = a_run_at(
+            second, suite=suite, target_config={"values": {"provider": "local", "model": model}}
+        )
+        path = write_json(document, f"run-{suite}-{second}.json")
+        assert runsite("import", "--root", str(archive), str(path)).exit_code == 0
+
+    arrive(1, "big")
+    arrive(2, "small")
+    arrive(3, "big", "billing")
+    site = archive / "site"
+    assert _build(runsite, archive, site).exit_code == 0
+    boards = {f"{language}boards/acme/support/index.html" for language in ("", "it/")}
+    assert all((site / board).exists() for board in boards)
+    assert not (site / "boards/acme/billing").exists()
+    before = _inodes(site)
+    arrive(4, "mid")
+    assert _build(runsite, archive, site).exit_code == 0
+    changed = {file for file, inode in _inodes(site).items() if before.get(file) != inode}
+    assert boards <= changed
+    assert "local/mid" in (site / "boards/acme/support/index.html").read_text()
+    assert _unlike_a_full_build(runsite, archive, site) == []
+    before = _inodes(site)
+    arrive(5, "small", "billing")
+    assert _build(runsite, archive, site).exit_code == 0
+    changed = {file for file, inode in _inodes(site).items() if before.get(file) != inode}
+    assert not boards & changed
+    assert (site / "boards/acme/billing/index.html").exists()
+    assert _unlike_a_full_build(runsite, archive, site) == []

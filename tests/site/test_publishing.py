@@ -18,6 +18,7 @@ import pytest
 from click.testing import Result
 
 import generator.publish.cache
+from generator.account.board import Contender
 from generator.account.tally import Counts, Tally
 from generator.guard.sieve import payload_keys
 from generator.publish.cache import Learnt, RunCache
@@ -158,9 +159,23 @@ def test_a_cache_removed_while_a_build_writes_to_it_is_made_again_out_of_git(tmp
 
 def _learnt(key: str) -> Learnt:
     tally = Tally(Counts(1, 0, 0), 1, 0)
-    summary = RunSummary(
-        "acme", "support", key, "2026-06-01T00:00:00+00:00", "c", None, tally, (), "", ""
+    contender = Contender(
+        "acme",
+        "support",
+        key,
+        "2026-06-01T00:00:00+00:00",
+        "c",
+        "",
+        "",
+        (),
+        tally,
+        (),
+        (),
+        None,
+        "unknown",
+        None,
     )
+    summary = RunSummary(contender, None, (), "")
     return summary, payload_keys([f"the payload of run {key}"])
 
 
