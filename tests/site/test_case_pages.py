@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import html
 import json
+import re
 from pathlib import Path
 from typing import Any
 
@@ -86,3 +87,22 @@ def test_the_search_of_each_language_finds_a_case_at_its_place(built: Path):
         )
         found = [e["location"] for e in index["docs"] if e["title"].startswith("hasty-refund ·")]
         assert found == ["cases/acme/refund-agent/#case-hasty-refund"]
+
+
+def test_every_table_of_the_site_has_a_caption_or_headers_with_scope(built: Path):
+    tables = 0
+    for page in (built / "site").rglob("index.html"):
+        text = page.read_text(encoding="utf-8")
+        for table in text.split("<table")[1:]:
+            table = table.split("</table>", 1)[0]
+            heads = len(re.findall(r"<th[ >]", table))
+            scoped = table.count("<th scope=")
+            assert "<caption>" in table or (heads and scoped == heads), (page, table[:300])
+            tables += 1
+    assert tables > 100
+
+
+def test_a_table_of_moments_says_their_zone(built: Path):
+    for language, said in (("", "Measured on (UTC)"), ("it/", "Misurata il (UTC)")):
+        for page in ("index.html", "suites/acme/support/index.html"):
+            assert said in (built / "site" / language / page).read_text(encoding="utf-8")

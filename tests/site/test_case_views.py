@@ -163,3 +163,9 @@ def test_a_comparison_page_says_what_got_worse_before_its_tables_and_its_reading
     assert first.startswith('\n<li class="worse">')
     assert '#case-hasty-refund">hasty-refund</a> · tool_called_with' in first
     _contents_lead_to_their_sections(html)
+
+
+def test_a_printed_run_page_is_headed_by_its_moment_as_the_page_writes_it():
+    style = _page("en").split("<style>@page", 1)[1].split("</style>", 1)[0]
+    assert "30 Nov 2026" in style.replace("\\20 ", " ") or "30\\20 Nov\\20 2026" in style
+    assert "T01" not in style and "2026-11-30" not in style

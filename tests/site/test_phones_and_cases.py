@@ -37,12 +37,20 @@ def test_a_grid_cell_opens_its_case_on_its_verdicts_and_trajectory(
     assert visit.errors == []
 
 
-def test_a_case_address_opens_its_case_when_the_page_loads(built, served, browser):
+def test_a_case_address_opens_its_case_when_the_page_loads_and_marks_it(built, served, browser):
     visit = Visit(browser, served + pages(built)["run"] + "#case-on-time")
     try:
         visit.page.wait_for_function("() => document.querySelector('#case-on-time').open")
+        marked, other = (
+            visit.page.locator(f"#case-{case}").evaluate(
+                "d => [getComputedStyle(d).outlineStyle, getComputedStyle(d).backgroundColor]"
+            )
+            for case in ("on-time", "hasty-refund")
+        )
     finally:
         visit.close()
+    assert marked[0] == "solid" and other[0] == "none"
+    assert marked[1] != other[1]
 
 
 def test_the_language_switch_keeps_the_case_the_reader_was_on(built, served, browser):
