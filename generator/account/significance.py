@@ -19,6 +19,7 @@ A figure here is a float as scipy gives it; pages round it as they round any fig
 from __future__ import annotations
 
 from collections.abc import Sequence
+from functools import lru_cache
 from types import ModuleType
 from typing import Literal, NamedTuple
 
@@ -50,8 +51,11 @@ class Bounds(NamedTuple):
     high: float
 
 
+@lru_cache(maxsize=1 << 14)
 def wilson(passed: int, judged: int) -> Bounds | None:
-    """The Wilson interval of ``passed`` of ``judged``; None where nothing was judged."""
+    """The Wilson interval of ``passed`` of ``judged``; None where nothing was judged. Kept:
+    a suite's chart of pass rates asks for one a run, scipy takes most of a millisecond, and a
+    suite's runs count the same few pairs again and again."""
     if judged == 0:
         return None
     found = _stats().binomtest(passed, judged).proportion_ci(LEVEL, method="wilson")

@@ -61,7 +61,7 @@ from generator.publish.plan import (
     stale,
 )
 from generator.publish.source import Blobs, Committed, committed, created_at
-from generator.publish.suites import histories, home_and_suites, worse_known
+from generator.publish.suites import histories, home_and_suites, older_pages, worse_known
 from generator.publish.work import (
     Chunk,
     Context,
@@ -71,6 +71,7 @@ from generator.publish.work import (
     payload_keys_of,
     read_chunks,
     run_in_processes,
+    stage_bodies,
     wrap,
 )
 from generator.site.build import SiteSettings, build_pages
@@ -95,9 +96,9 @@ class Published:
     runs: int
     pages: int
     written: int
-    """Run and comparison pages written by this build."""
+    """Run and comparison pages and blocks of older runs written by this build."""
     kept: int
-    """Run and comparison pages kept as the last build wrote them."""
+    """Run and comparison pages and blocks of older runs kept as the last build wrote them."""
     disclosure: Mapping[str, object]
     uncached: str | None = None
     """Why the archive could not keep what the build learnt (its folder, and the reason)."""
@@ -224,7 +225,7 @@ class _Build:
             moments = _moments(head, cached)
             plan = plan_pages(head, moments, self.folders, self.inputs)
             shells = self._shells_digest(plan)
-            everything = [job for jobs in plan.jobs.values() for job in jobs]
+            everything = plan.pages()
             render = stale(everything, old, shells)
             arrived = {r.blob for r in head.runs} - set(old.runs) if old else set()
             read = {blob for blob, entry in cached.items() if entry is None} | arrived
@@ -253,6 +254,8 @@ class _Build:
             history = histories(plan, summaries, worse)
             sites = [Site(environment(self.cache.templates), locale) for locale in LOCALES]
             pages, searched = home_and_suites(self.cache, sites, history, plan)
+            blocks = stage_bodies(staging, older_pages(sites, history, plan, render))
+            bodies += [blocks] if blocks else []
             built, context.shells = build_pages(
                 pages, history, self.settings, staging, self.cache.mkdocs, searched
             )

@@ -33,6 +33,7 @@ from pathlib import Path
 from generator.errors import Refused
 from generator.guard.kept import content_digest
 from generator.publish.plan import MANIFEST, Manifest, regular_bytes
+from generator.site.labels import LOCALES
 
 
 class OutRefused(Refused):
@@ -242,10 +243,14 @@ def _put_whole(built: Path, out: Path) -> None:
 
 
 def _rank(file: str) -> int:
-    """Run and comparison pages first, the pages that link to them next, the manifest last."""
+    """Run and comparison pages and blocks of older runs first, the pages that link to them
+    next, the manifest last."""
     if file == MANIFEST:
         return 2
-    return 0 if "/runs/" in f"/{file}" or "/diffs/" in f"/{file}" else 1
+    parts = file.split("/")
+    parts = parts[1:] if parts[0] in LOCALES else parts
+    older = len(parts) == 6 and parts[0] == "suites" and parts[3] == "older"
+    return 0 if older or parts[0] in ("runs", "diffs") else 1
 
 
 def update(built: Path, out: Path, files: Iterable[str], gone: Iterable[str]) -> None:

@@ -23,8 +23,9 @@ from typing import Any
 
 from generator.publish.source import Committed, Listed
 from generator.site.build import hash_files
+from generator.site.history import BLOCK
 from generator.site.labels import LOCALES
-from generator.site.writer import diff_path, diff_role, run_path
+from generator.site.writer import diff_path, diff_role, older_path, run_path
 
 MANIFEST = ".runsite-site"
 """The file each built site holds: what its files were made from. Read as ``Manifest.read``
@@ -69,9 +70,10 @@ class PageJob:
     folder: str
     """Where the language's pages are: ``""`` for the site's own language, else ``it/``…"""
     kind: str
-    """``run`` or ``diff``: which shell wraps it."""
+    """``run``, ``diff`` or ``older`` (a block of a suite's older runs): which shell wraps it
+    (``shell.WORN``)."""
     path: str
-    """The page path under the language's folder (``runs/<tenant>/<suite>/<key>.md``)."""
+    """The page path under the language's folder (``runs/<tenant>/<suite>/<key>.md``…)."""
     body: str
     """The digest of the body's inputs."""
 
@@ -186,11 +188,19 @@ def stale(jobs: Iterable[PageJob], old: Manifest | None, shells: str) -> list[Pa
 
 @dataclass
 class Plan:
-    """Every run and comparison page of the site, by the blob id of the run it belongs to."""
+    """Every page of the site that runsite writes and keeps itself: each run and comparison
+    page, by the blob id of the run it belongs to, and each suite's blocks of older runs."""
 
     suites: dict[tuple[str, str], list[Listed]] = field(default_factory=dict)
     references: dict[tuple[str, str], Listed] = field(default_factory=dict)
     jobs: dict[str, list[PageJob]] = field(default_factory=dict)
+    blocks: dict[tuple[str, str], list[tuple[PageJob, ...]]] = field(default_factory=dict)
+    """Each suite's full blocks of ``BLOCK`` runs in order, each its page in every language."""
+
+    def pages(self) -> list[PageJob]:
+        """Every page the plan holds."""
+        runs = [job for jobs in self.jobs.values() for job in jobs]
+        return runs + [job for blocks in self.blocks.values() for jobs in blocks for job in jobs]
 
 
 def plan_pages(
@@ -199,8 +209,9 @@ def plan_pages(
     """Each suite's runs in order, its reference, and every page with its body's digest.
 
     A run's page shows the run and links to its comparisons with the previous run and the
-    reference; a comparison page shows its two runs. ``inputs`` is the digest of runsite's code
-    and the disclosure, which every body depends on.
+    reference; a comparison page shows its two runs; a block of older runs shows its runs, as
+    they stand against the reference. ``inputs`` is the digest of runsite's code and the
+    disclosure, which every body depends on.
     """
     grouped: dict[tuple[str, str], list[Listed]] = {}
     for listed in head.runs:
@@ -231,4 +242,21 @@ def plan_pages(
                     body = digest("diff", inputs, locale, listed.blob, other.blob, role)
                     jobs.append(PageJob(locale, folder, "diff", path, body))
             previous = listed
+        blocks = plan.blocks.setdefault(suite, [])
+        for n in range(len(runs) // BLOCK):
+            blobs = [r.blob for r in runs[n * BLOCK : (n + 1) * BLOCK]]
+            against = reference.blob if reference else None
+            path = older_path(*suite, n)
+            blocks.append(
+                tuple(
+                    PageJob(
+                        locale,
+                        folders[locale],
+                        "older",
+                        path,
+                        digest("older", inputs, locale, blobs, against),
+                    )
+                    for locale in LOCALES
+                )
+            )
     return plan

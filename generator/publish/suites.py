@@ -12,15 +12,17 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
 
 from generator.publish.cache import RunCache
-from generator.publish.plan import Plan, digest
+from generator.publish.plan import PageJob, Plan, digest
 from generator.publish.source import Listed
 from generator.site.board import board_for
-from generator.site.history import SuiteRuns
+from generator.site.history import BLOCK, RECENT, SuiteRuns
+from generator.site.labels import LOCALES
 from generator.site.pages import Site
 from generator.site.summary import RunSummary
-from generator.site.writer import Page
+from generator.site.writer import Body, Page
 
 
 def histories(
@@ -40,72 +42,139 @@ def histories(
     ]
 
 
+@dataclass(frozen=True)
+class Inputs:
+    """What a suite's pages over many runs are made of, worked out once for both languages."""
+
+    recent: str
+    """The digest of its recent runs (``RECENT``), its reference and what got worse against
+    it: what its page, its cases and board pages, and its search entries but its runs' show."""
+    blocks: tuple[str, ...]
+    """The same digest of each of its full blocks of runs."""
+
+    @classmethod
+    def of(cls, history: SuiteRuns, runs: Sequence[Listed]) -> Inputs:
+        """``history``'s inputs, its runs as ``runs`` lists them."""
+        return cls(
+            _shown(history, runs[-RECENT:]),
+            tuple(
+                _shown(history, runs[n * BLOCK : (n + 1) * BLOCK]) for n in range(history.blocks)
+            ),
+        )
+
+
+def _shown(history: SuiteRuns, runs: Sequence[Listed]) -> str:
+    """What a page shows of ``runs`` is made of: the runs, the suite's reference and what got
+    worse against it."""
+    worse = [history.worse.get(r.key) for r in runs]
+    return digest([r.blob for r in runs], history.reference, worse)
+
+
 def home_and_suites(
     cache: RunCache, sites: Sequence[Site], history: Sequence[SuiteRuns], plan: Plan
 ) -> tuple[list[tuple[str, Page]], dict[str, list[dict[str, str]]]]:
     """The home page and each suite's page in each language, and each language's search
     entries: the home page's first, then each suite's."""
+    inputs = [Inputs.of(h, plan.suites[(h.tenant, h.suite)]) for h in history]
     pages = []
     searched = {}
     for site in sites:
         pages.append((site.locale, site.home(history)))
         entries = [site.search_home(history)]
-        for h in history:
-            runs = plan.suites[(h.tenant, h.suite)]
-            pages.append((site.locale, suite_page(cache, site, h, runs)))
-            board = board_page(cache, site, h, runs)
+        for h, made in zip(history, inputs, strict=True):
+            pages.append((site.locale, suite_page(cache, site, h, made)))
+            board = board_page(cache, site, h, made)
             if board is not None:
                 pages.append((site.locale, board))
-            pages.append((site.locale, cases_page(cache, site, h, runs)))
-            entries += search_entries(cache, site, h, runs)
+            pages.append((site.locale, cases_page(cache, site, h, made)))
+            entries += search_entries(cache, site, h, made)
         searched[site.locale] = entries
     return pages, searched
 
 
-def suite_page(cache: RunCache, site: Site, history: SuiteRuns, runs: Sequence[Listed]) -> Page:
-    """A suite's page, its article written again only when the suite's history moved."""
-    return site.suite(history, _kept(cache, "suite", site, history, runs, site.suite_body))
+def suite_page(cache: RunCache, site: Site, history: SuiteRuns, inputs: Inputs) -> Page:
+    """A suite's page, its article written again only when its recent runs or its blocks of
+    older runs moved."""
+    made = digest(inputs.recent, inputs.blocks)
+    return site.suite(
+        history, _kept(cache, _name("suite", site, history), made, history, site.suite_body)
+    )
 
 
-def board_page(
-    cache: RunCache, site: Site, history: SuiteRuns, runs: Sequence[Listed]
-) -> Page | None:
-    """A suite's board page, where its runs measured more than one target; its article written
-    again only when the suite's history moved."""
+def board_page(cache: RunCache, site: Site, history: SuiteRuns, inputs: Inputs) -> Page | None:
+    """A suite's board page, where its recent runs measured more than one target; its article
+    written again only when those runs moved."""
     if board_for(history) is None:
         return None
-    return site.board(history, _kept(cache, "board", site, history, runs, site.board_text))
+    name = _name("board", site, history)
+    return site.board(history, _kept(cache, name, inputs.recent, history, site.board_text))
 
 
-def cases_page(cache: RunCache, site: Site, history: SuiteRuns, runs: Sequence[Listed]) -> Page:
-    """The page of a suite's cases, its article written again only when the suite's history
+def cases_page(cache: RunCache, site: Site, history: SuiteRuns, inputs: Inputs) -> Page:
+    """The page of a suite's cases, its article written again only when its recent runs
     moved."""
-    return site.cases(history, _kept(cache, "cases", site, history, runs, site.cases_body))
+    name = _name("cases", site, history)
+    return site.cases(history, _kept(cache, name, inputs.recent, history, site.cases_body))
 
 
 def search_entries(
-    cache: RunCache, site: Site, history: SuiteRuns, runs: Sequence[Listed]
+    cache: RunCache, site: Site, history: SuiteRuns, inputs: Inputs
 ) -> list[dict[str, str]]:
-    """A suite's search entries, made again only when the suite's history moved."""
+    """A suite's search entries: those of the runs of its full blocks, each block's made once
+    and kept (made again where its runs or the suite's reference moved), and kept together
+    while no block moved; then those of the runs after the last full block, the suite's and
+    its cases', made again when its recent runs moved."""
 
-    def made(history: SuiteRuns) -> str:
-        return json.dumps(site.search_suite(history), ensure_ascii=False)
+    def older(history: SuiteRuns) -> str:
+        entries = []
+        for n, made in enumerate(inputs.blocks):
 
-    entries: list[dict[str, str]] = json.loads(_kept(cache, "search", site, history, runs, made))
-    return entries
+            def block(history: SuiteRuns, n: int = n) -> str:
+                return json.dumps(site.search_runs(history, history.block(n)), ensure_ascii=False)
+
+            entries += json.loads(
+                _kept(cache, _name("search", site, history, n), made, history, block)
+            )
+        return json.dumps(entries, ensure_ascii=False)
+
+    def recent(history: SuiteRuns) -> str:
+        after = site.search_runs(history, history.runs[history.blocks * BLOCK :])
+        return json.dumps([*after, *site.search_suite(history)], ensure_ascii=False)
+
+    blocks = _kept(
+        cache, _name("search-older", site, history), digest(inputs.blocks), history, older
+    )
+    rest = _kept(cache, _name("search", site, history), inputs.recent, history, recent)
+    found: list[dict[str, str]] = [*json.loads(blocks), *json.loads(rest)]
+    return found
+
+
+def older_pages(
+    sites: Sequence[Site], history: Sequence[SuiteRuns], plan: Plan, render: Sequence[PageJob]
+) -> list[tuple[PageJob, Body]]:
+    """The pages of blocks of older runs among ``render``, written from the runs' summaries."""
+    wanted = {job.file for job in render}
+    suites = {(h.tenant, h.suite): h for h in history}
+    bodies = []
+    for suite, blocks in plan.blocks.items():
+        for n, jobs in enumerate(blocks):
+            for job in jobs:
+                if job.file in wanted:
+                    site = sites[LOCALES.index(job.locale)]
+                    bodies.append((job, site.older(suites[suite], n)))
+    return bodies
+
+
+def _name(kind: str, site: Site, history: SuiteRuns, *block: int) -> str:
+    """What the cache keeps a text of ``kind`` under: its language, its suite, its block."""
+    return f"{kind}-" + digest(site.locale, history.tenant, history.suite, *block)
 
 
 def _kept(
-    cache: RunCache,
-    kind: str,
-    site: Site,
-    history: SuiteRuns,
-    runs: Sequence[Listed],
-    make: Callable[[SuiteRuns], str],
+    cache: RunCache, name: str, inputs: str, history: SuiteRuns, make: Callable[[SuiteRuns], str]
 ) -> str:
-    """The text of ``kind`` the cache holds for this history of the suite, else ``make``'s."""
-    name = f"{kind}-" + digest(site.locale, history.tenant, history.suite)
-    inputs = digest([r.blob for r in runs], history.reference, sorted(history.worse.items()))
+    """The text the cache holds under ``name`` for ``inputs``, else ``make``'s, kept there for
+    the next build."""
     kept = cache.text(name, inputs)
     if kept is None:
         kept = make(history)

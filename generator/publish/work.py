@@ -38,7 +38,7 @@ from generator.publish.source import Blobs, Committed, Listed
 from generator.site.labels import LOCALES
 from generator.site.pages import ComparisonPage, Site, comparison
 from generator.site.rewrite import for_files
-from generator.site.shell import Shell
+from generator.site.shell import WORN, Shell
 from generator.site.summary import summarise
 from generator.site.templates import environment
 from generator.site.writer import Body, diff_path, diff_role
@@ -325,7 +325,7 @@ def read_chunk(chunk: Chunk) -> Read:
         previous = listed
     judged = {(b, chunk.reference.blob): n for b, n in worse.items()} if chunk.reference else {}
     context.cache.keep(learnt, judged)
-    return Read(learnt, own, _stage(context.staging, bodies), worse)
+    return Read(learnt, own, stage_bodies(context.staging, bodies), worse)
 
 
 def _against(
@@ -357,7 +357,7 @@ def _compared(
     raise AssertionError(f"no run for {job.path}")
 
 
-def _stage(staging: Path, bodies: Sequence[tuple[PageJob, Body]]) -> Path | None:
+def stage_bodies(staging: Path, bodies: Sequence[tuple[PageJob, Body]]) -> Path | None:
     """Keep a chunk's bodies in one file until the shells exist: one file a chunk, not one a
     page, because opening files is what costs most here. Pickled, as the build that writes the
     file is the one that reads it, from its own staging folder: as JSON, the 3 MB of a chunk's
@@ -392,7 +392,7 @@ def wrap(source: Path) -> list[Written]:
     for job, title, body in staged:
         if context.for_files:
             body = for_files(body)
-        page = context.shells[(job.locale, job.kind)].wrap(title, job.path, body)
+        page = context.shells[(job.locale, WORN[job.kind])].wrap(title, job.path, body)
         data = page.encode("utf-8")
         target = context.staging / "site" / job.file
         if target.parent not in made:

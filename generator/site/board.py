@@ -27,10 +27,12 @@ LETTER_STATUS = {letter: status for status, letter in STATUS_LETTER.items()}
 
 
 def board_for(history: SuiteRuns) -> Board | None:
-    """The suite's board; None where its runs measured one target only."""
+    """The suite's board, of its recent runs (``history.RECENT``: the latest run of a target
+    measured only before them is left off, where ``runsite board`` reads the whole history);
+    None where they measured one target only."""
     if history.targets < 2:
         return None
-    return board_of([run.contender for run in history.runs])
+    return board_of([run.contender for run in history.recent])
 
 
 class BoardPages(HistoryPages):

@@ -190,8 +190,8 @@ def _nav(suites: Sequence[SuiteRuns], locale: str) -> list[Any]:
 
 
 def source_date(suites: Sequence[SuiteRuns]) -> int:
-    """The build's date, from the archive itself: the newest run's time."""
-    times = [datetime.fromisoformat(run.created_at).timestamp() for s in suites for run in s.runs]
+    """The build's date, from the archive itself: the newest run's time (each suite's last)."""
+    times = [datetime.fromisoformat(s.runs[-1].created_at).timestamp() for s in suites if s.runs]
     return int(max(times)) if times else 0
 
 

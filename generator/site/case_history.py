@@ -1,6 +1,6 @@
 """The cases of a suite, on one page: each case with how it went in its latest run, opened on
-its verdict in every run of the suite that measured it, newest first, each run a link to the
-case on that run's page, with each check's verdict beside it.
+its verdict in every recent run of the suite that measured it (``history.RECENT``), newest
+first, each run a link to the case on that run's page, with each check's verdict beside it.
 
 A case has a stable address there, the same in both languages (``cases/<tenant>/<suite>/`` and
 its anchor). The page carries the suite's runs once and each case's verdicts as letters, and
@@ -42,10 +42,10 @@ class CaseHistory(BoardPages):
 
     def cases_body(self, history: SuiteRuns) -> str:
         """The article of ``history``'s cases page: the cases of its latest run first, then
-        those only earlier runs measured."""
+        those only earlier recent runs measured."""
         tenant, suite = history.tenant, history.suite
         path = cases_path(tenant, suite)
-        newest = list(reversed(history.runs))
+        newest = list(reversed(history.recent))
         went = [dict(run.cases) for run in newest]
         checks = list(dict.fromkeys(c.name for run in newest for c in run.contender.checks))
         verdicts = [_verdicts(run.contender, checks) for run in newest]

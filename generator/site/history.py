@@ -8,6 +8,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from markupsafe import Markup, escape
+
 from generator.account.tally import STATUSES, Status
 from generator.reading.formats import needs_seconds
 from generator.reading.plurals import worded
@@ -16,11 +18,13 @@ from generator.site.charts import Chart, history_axis, history_chart, rate_chart
 from generator.site.shell import placeholder_markdown
 from generator.site.summary import CheckKey, RunSummary
 from generator.site.writer import (
+    Body,
     Page,
     Writer,
     board_path,
     cases_path,
     href,
+    older_path,
     page_address,
     run_path,
     suite_path,
@@ -28,9 +32,16 @@ from generator.site.writer import (
 )
 
 LATEST = 12
-"""Runs listed on the home page."""
+"""Runs listed on the home page: the newest of every suite's newest ``LATEST``."""
 TREND = 30
 """Runs the home page's trend of each suite shows."""
+RECENT = 100
+"""Runs a suite's page, its cases page, its board page and the site's search of its cases span:
+its newest, so that what one more run makes them cost does not grow with the suite's history.
+(``runsite board`` and ``report --board`` read the whole history.)"""
+BLOCK = 100
+"""Runs a page of a suite's older runs holds: block ``n`` the ``n``th hundred in the order they
+arrived, so that a full block's page is written once and kept, as a run's page is."""
 CASE_LETTER = {"passed": "p", "failed": "f", "unjudged": "e", "set_aside": "s"}
 """How a suite's grid of cases styles a case's status (``CaseStatus``)."""
 GRID = 10
@@ -55,9 +66,23 @@ class SuiteRuns:
         return f"{self.tenant} · {self.suite}"
 
     @property
+    def recent(self) -> tuple[RunSummary, ...]:
+        """Its newest runs, those its pages span (``RECENT``), oldest first."""
+        return self.runs[-RECENT:]
+
+    @property
+    def blocks(self) -> int:
+        """How many full blocks of ``BLOCK`` runs it has, each with a page of its own."""
+        return len(self.runs) // BLOCK
+
+    def block(self, n: int) -> tuple[RunSummary, ...]:
+        """The runs of block ``n``, oldest first."""
+        return self.runs[n * BLOCK : (n + 1) * BLOCK]
+
+    @property
     def targets(self) -> int:
-        """How many targets its runs measured: a suite of more than one has a board."""
-        return len({run.target for run in self.runs})
+        """How many targets its recent runs measured: a suite of more than one has a board."""
+        return len({run.target for run in self.recent})
 
     def status(self, run: RunSummary) -> Status:
         """A run's status at a glance (``Tally.status``)."""
@@ -109,7 +134,7 @@ class HistoryPages(Writer):
             )
         rows.sort(key=lambda row: (STATUSES.index(row["status"]), row["tenant"], row["suite"]))
         newest = sorted(
-            ((history, run) for history in suites for run in history.runs),
+            ((history, run) for history in suites for run in history.runs[-LATEST:]),
             key=lambda pair: (pair[1].created_at, pair[1].key),
             reverse=True,
         )
@@ -141,34 +166,20 @@ class HistoryPages(Writer):
         )
 
     def suite_body(self, history: SuiteRuns) -> str:
-        """A suite's article: its runs' charts, its runs, its reference, its cases' grid."""
+        """A suite's article: its recent runs' charts, those runs, its reference, its cases'
+        grid, and the pages of its older runs."""
         path = suite_path(history.tenant, history.suite)
-        keys = list(
-            dict.fromkeys((c.whole_run, c.name) for run in history.runs for c in run.checks)
-        )
-        axis = history_axis(history.runs, self.t, self.f)
+        recent = history.recent
+        keys = list(dict.fromkeys((c.whole_run, c.name) for run in recent for c in run.checks))
+        axis = history_axis(recent, self.t, self.f)
         charts: list[tuple[str, Chart]] = [
-            (self.t["suite.rate"], rate_chart(history.runs, axis, self.t)),
+            (self.t["suite.rate"], rate_chart(recent, axis, self.t)),
             *(
-                (self.check_heading(key, keys), history_chart(history.runs, key, axis, self.t))
+                (self.check_heading(key, keys), history_chart(recent, key, axis, self.t))
                 for key in keys
             ),
         ]
-        runs = [
-            {
-                "href": href(path, run_path(run.tenant, run.suite, run.key)),
-                "created_at": self.when_short(run.created_at, axis.seconds),
-                "status": history.status(run),
-                "rate": self.rate(run.tally.verdicts),
-                "summary": self.counts(run.tally.verdicts),
-                "commit": run.git_commit and short_commit(run.git_commit),
-                "exact_commit": run.git_commit,
-                "config_hash": run.config_hash,
-                "reference": run.key == history.reference,
-            }
-            for run in reversed(history.runs)
-        ]
-        reference = next((r for r in history.runs if r.key == history.reference), None)
+        reference = next((r for r in reversed(history.runs) if r.key == history.reference), None)
         shown_reference = (
             {
                 "href": href(path, run_path(reference.tenant, reference.suite, reference.key)),
@@ -187,13 +198,82 @@ class HistoryPages(Writer):
             status=history.status(latest),
             rate=self.rate_noted(latest.tally.verdicts),
             charts=charts,
-            runs=runs,
+            runs=self.run_rows(history, recent, path, axis.seconds),
             reference=shown_reference,
             grid=self.case_grid(history, path),
             board_href=href(path, board_path(history.tenant, history.suite))
             if history.targets > 1
             else None,
+            older=[self.older_link(history, n, path) for n in reversed(range(history.blocks))],
+            older_note=self.counted("suite.older.note", len(recent), block=self.f.count(BLOCK)),
         ).html
+
+    def run_rows(
+        self, history: SuiteRuns, runs: Sequence[RunSummary], path: str, seconds: bool
+    ) -> list[dict[str, Any]]:
+        """The rows of a table of ``runs`` on the page at ``path``, newest first."""
+        return [
+            {
+                "href": href(path, run_path(run.tenant, run.suite, run.key)),
+                "created_at": self.when_short(run.created_at, seconds),
+                "status": history.status(run),
+                "rate": self.rate(run.tally.verdicts),
+                "commit": run.git_commit and short_commit(run.git_commit),
+                "exact_commit": run.git_commit,
+                "config_hash": run.config_hash,
+                "reference": run.key == history.reference,
+            }
+            for run in reversed(runs)
+        ]
+
+    def older_span(self, runs: Sequence[RunSummary]) -> Markup:
+        """When the first and the last of ``runs`` were measured."""
+        return escape(self.t["older.span"]).format(
+            start=self.when(runs[0].created_at), end=self.when(runs[-1].created_at)
+        )
+
+    def older_label(self, n: int) -> str:
+        """Block ``n`` as a link names it: the places of its first and last runs."""
+        return self.t["older.runs"].format(
+            first=self.f.count(n * BLOCK + 1), last=self.f.count((n + 1) * BLOCK)
+        )
+
+    def older_link(self, history: SuiteRuns, n: int, path: str) -> dict[str, Any]:
+        """Block ``n`` as the page at ``path`` lists it."""
+        return {
+            "href": href(path, older_path(history.tenant, history.suite, n)),
+            "label": self.older_label(n),
+            "span": self.older_span(history.block(n)),
+        }
+
+    def older(self, history: SuiteRuns, n: int) -> Body:
+        """The page of block ``n`` of the suite's runs. It names only what no later run
+        changes: its runs, the block before it, and the suite's page, which lists the newer
+        ones."""
+        path = older_path(history.tenant, history.suite, n)
+        runs = history.block(n)
+        title = self.t["older.title"].format(
+            suite=history.heading,
+            first=self.f.count(n * BLOCK + 1),
+            last=self.f.count((n + 1) * BLOCK),
+        )
+        seconds = needs_seconds([run.created_at for run in runs])
+        return self._body(
+            "older",
+            path,
+            title,
+            title=title,
+            suite=history.heading,
+            suite_href=href(path, suite_path(history.tenant, history.suite)),
+            span=self.older_span(runs),
+            before={
+                "href": href(path, older_path(history.tenant, history.suite, n - 1)),
+                "label": self.older_label(n - 1),
+            }
+            if n
+            else None,
+            runs=self.run_rows(history, runs, path, seconds),
+        )
 
     def check_heading(self, key: CheckKey, keys: list[CheckKey]) -> str:
         """A check's name on a suite's page; a whole-run check that shares its name with a
@@ -209,14 +289,12 @@ class HistoryPages(Writer):
         names = [history.heading for history in suites]
         return _entry("", self.t["home.title"], " ".join(names))
 
-    def search_suite(self, history: SuiteRuns) -> list[dict[str, str]]:
-        """What the search finds of a suite: each run (by suite, date, key and status), the
-        suite (by its checks) and each case its runs measured, at its place on the page of the
-        suite's cases (by its id and its latest status). One entry a run and a case: the index
-        grows with the archive, not its square. The theme shows an entry's title and text as
-        HTML, so they are escaped, and its location is a link, so quoted."""
+    def search_runs(self, history: SuiteRuns, runs: Sequence[RunSummary]) -> list[dict[str, str]]:
+        """What the search finds of ``runs``, one entry a run (by suite, date, key and status):
+        the index grows with the archive, not its square. The theme shows an entry's title and
+        text as HTML, so they are escaped, and its location is a link, so quoted."""
         entries = []
-        for run in history.runs:
+        for run in runs:
             status = self.t[f"status.{history.status(run)}"]
             entries.append(
                 _entry(
@@ -225,18 +303,21 @@ class HistoryPages(Writer):
                     f"{run.tenant} {run.suite} {run.key} {status}",
                 )
             )
+        return entries
+
+    def search_suite(self, history: SuiteRuns) -> list[dict[str, str]]:
+        """What the search finds of a suite besides its runs: the suite (by the checks of its
+        recent runs) and each case those runs measured, at its place on the page of the suite's
+        cases (by its id and its latest status)."""
+        recent = history.recent
         suite = page_address(suite_path(history.tenant, history.suite))
-        checks = dict.fromkeys(c.name for run in history.runs for c in run.checks)
-        entries.append(
-            _entry(
-                suite,
-                history.heading,
-                " ".join([history.tenant, history.suite, *checks]),
-            )
-        )
-        latest = dict(history.runs[-1].cases)
+        checks = dict.fromkeys(c.name for run in recent for c in run.checks)
+        entries = [
+            _entry(suite, history.heading, " ".join([history.tenant, history.suite, *checks]))
+        ]
+        latest = dict(recent[-1].cases)
         cases_at = page_address(cases_path(history.tenant, history.suite))
-        cases = dict.fromkeys(case for run in reversed(history.runs) for case, _ in run.cases)
+        cases = dict.fromkeys(case for run in reversed(recent) for case, _ in run.cases)
         for case in cases:
             went = latest.get(case)
             status = f" · {self.t[CASE_STATUS[went]]}" if went else ""

@@ -159,6 +159,19 @@ EN: dict[str, str] = {
     "suite.flaky": "flaky",
     "where.run": "the whole run",
     "suite.rate": "Pass rate of each run",
+    "suite.older": "Older runs",
+    "suite.older.note.one": (
+        "This page shows the latest run. Every run of the suite is also on one of these pages, "
+        "{block} to a page, in the order they arrived:"
+    ),
+    "suite.older.note.other": (
+        "This page shows the latest {count} runs. Every run of the suite is also on one of these "
+        "pages, {block} to a page, in the order they arrived:"
+    ),
+    "older.runs": "Runs {first}–{last}",
+    "older.span": "measured from {start} to {end}",
+    "older.title": "{suite} · runs {first}–{last}",
+    "older.after": "Newer runs, on the suite's page",
     "run.trajectories": "Trajectories",
     "trajectory.title": "Trajectory {number}",
     "trajectory.answers.one": "{count} answer",
@@ -173,15 +186,15 @@ EN: dict[str, str] = {
     "case.verdicts": "Its verdicts",
     "case.every_answer": "every answer",
     "case.answers": "answers {answers}",
-    "case.history": "Its history in every run of the suite",
+    "case.history": "Its history in the suite's latest runs",
     "cases.title": "The cases of {suite}",
     "cases.count.one": "{count} case",
     "cases.count.other": "{count} cases",
     "cases.runs.one": "{count} run",
     "cases.runs.other": "{count} runs",
     "cases.note": (
-        "Each case, with its verdict in its latest run, opens on its verdict in every run of the "
-        "suite that measured it."
+        "Each case, with its verdict in its latest run, opens on its verdict in each of these runs "
+        "that measured it; the suite's page leads to its older runs."
     ),
     "case.legend": (
         "Newest run first, each a link to the case on that run's page: its verdict, then each "
@@ -360,6 +373,19 @@ IT: dict[str, str] = {
     "suite.flaky": "instabile",
     "where.run": "l'intera esecuzione",
     "suite.rate": "Quota di superati di ogni esecuzione",
+    "suite.older": "Esecuzioni precedenti",
+    "suite.older.note.one": (
+        "Questa pagina mostra l'ultima esecuzione. Ogni esecuzione della suite è anche in una di "
+        "queste pagine, {block} per pagina, nell'ordine in cui sono arrivate:"
+    ),
+    "suite.older.note.other": (
+        "Questa pagina mostra le ultime {count} esecuzioni. Ogni esecuzione della suite è anche "
+        "in una di queste pagine, {block} per pagina, nell'ordine in cui sono arrivate:"
+    ),
+    "older.runs": "Esecuzioni {first}–{last}",
+    "older.span": "misurate nel periodo {start} – {end}",
+    "older.title": "{suite} · esecuzioni {first}–{last}",
+    "older.after": "Esecuzioni successive, nella pagina della suite",
     "run.trajectories": "Traiettorie",
     "trajectory.title": "Traiettoria {number}",
     "trajectory.answers.one": "{count} risposta",
@@ -374,15 +400,16 @@ IT: dict[str, str] = {
     "case.verdicts": "I suoi verdetti",
     "case.every_answer": "ogni risposta",
     "case.answers": "risposte {answers}",
-    "case.history": "La sua storia in ogni esecuzione della suite",
+    "case.history": "La sua storia nelle ultime esecuzioni della suite",
     "cases.title": "I casi di {suite}",
     "cases.count.one": "{count} caso",
     "cases.count.other": "{count} casi",
     "cases.runs.one": "{count} esecuzione",
     "cases.runs.other": "{count} esecuzioni",
     "cases.note": (
-        "Ogni caso, con il suo verdetto nell'ultima esecuzione, si apre sul suo verdetto in ogni "
-        "esecuzione della suite che lo ha misurato."
+        "Ogni caso, con il suo verdetto nell'ultima esecuzione, si apre sul suo verdetto in "
+        "ciascuna di queste esecuzioni che lo ha misurato; la pagina della suite porta alle sue "
+        "esecuzioni precedenti."
     ),
     "case.legend": (
         "Dalla più recente, ognuna un collegamento al caso nella pagina di quell'esecuzione: il "

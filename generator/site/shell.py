@@ -40,6 +40,11 @@ renders the page around it, the body takes its place after (``fill``)."""
 KINDS = {"run": 3, "diff": 4}
 """Page kinds with a shell, and how many path segments follow the kind's folder."""
 FOLDERS = {"run": "runs", "diff": "diffs"}
+WORN = {"run": "run", "diff": "diff", "older": "diff"}
+"""The shell each kind of page runsite writes wears. A block of a suite's older runs
+(``suites/<tenant>/<suite>/older/<n>/``) is as deep as a comparison: outside the navigation,
+the theme's page differs from one address to another only by the depth its links climb, and
+the address the shell puts in."""
 
 _MARKDOWN = f"""---
 title: {TITLE}

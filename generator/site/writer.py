@@ -78,6 +78,12 @@ def suite_path(tenant: str, suite: str) -> str:
     return f"suites/{tenant}/{suite}.md"
 
 
+def older_path(tenant: str, suite: str, block: int) -> str:
+    """Block ``block`` of a suite's older runs: ``suites/<tenant>/<suite>/older/<block>/``,
+    under the address its suite's page is served at."""
+    return f"suites/{tenant}/{suite}/older/{block}.md"
+
+
 def board_path(tenant: str, suite: str) -> str:
     """A suite's board: ``boards/<tenant>/<suite>/``, served as a suite's page is."""
     if suite.casefold() in INDEXES:
