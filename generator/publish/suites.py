@@ -10,7 +10,6 @@ again only when that history moved, which after one more run is the one suite it
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
@@ -21,6 +20,7 @@ from generator.site.board import board_for
 from generator.site.history import BLOCK, RECENT, SuiteRuns
 from generator.site.labels import LOCALES
 from generator.site.pages import Site
+from generator.site.rewrite import entries_json
 from generator.site.summary import RunSummary
 from generator.site.writer import Body, Page
 
@@ -72,15 +72,15 @@ def _shown(history: SuiteRuns, runs: Sequence[Listed]) -> str:
 
 def home_and_suites(
     cache: RunCache, sites: Sequence[Site], history: Sequence[SuiteRuns], plan: Plan
-) -> tuple[list[tuple[str, Page]], dict[str, list[dict[str, str]]]]:
+) -> tuple[list[tuple[str, Page]], dict[str, list[str]]]:
     """The home page and each suite's page in each language, and each language's search
-    entries: the home page's first, then each suite's."""
+    entries (``entries_json``'s): the home page's first, then each suite's."""
     inputs = [Inputs.of(h, plan.suites[(h.tenant, h.suite)]) for h in history]
     pages = []
     searched = {}
     for site in sites:
         pages.append((site.locale, site.home(history)))
-        entries = [site.search_home(history)]
+        entries = [entries_json([site.search_home(history)])]
         for h, made in zip(history, inputs, strict=True):
             pages.append((site.locale, suite_page(cache, site, h, made)))
             board = board_page(cache, site, h, made)
@@ -117,36 +117,34 @@ def cases_page(cache: RunCache, site: Site, history: SuiteRuns, inputs: Inputs) 
     return site.cases(history, _kept(cache, name, inputs.recent, history, site.cases_body))
 
 
-def search_entries(
-    cache: RunCache, site: Site, history: SuiteRuns, inputs: Inputs
-) -> list[dict[str, str]]:
-    """A suite's search entries: those of the runs of its full blocks, each block's made once
-    and kept (made again where its runs or the suite's reference moved), and kept together
-    while no block moved; then those of the runs after the last full block, the suite's and
-    its cases', made again when its recent runs moved."""
+def search_entries(cache: RunCache, site: Site, history: SuiteRuns, inputs: Inputs) -> list[str]:
+    """A suite's search entries (``entries_json``'s): those of the runs of its full blocks, each
+    block's made once and kept (made again where its runs or the suite's reference moved), and
+    kept together while no block moved; then those of the runs after the last full block, the
+    suite's and its cases', made again when its recent runs moved."""
+
+    def block(n: int) -> str:
+        return _kept(
+            cache,
+            _name("search", site, history, n),
+            inputs.blocks[n],
+            history,
+            lambda history: entries_json(site.search_runs(history, history.block(n))),
+        )
 
     def older(history: SuiteRuns) -> str:
-        entries = []
-        for n, made in enumerate(inputs.blocks):
-
-            def block(history: SuiteRuns, n: int = n) -> str:
-                return json.dumps(site.search_runs(history, history.block(n)), ensure_ascii=False)
-
-            entries += json.loads(
-                _kept(cache, _name("search", site, history, n), made, history, block)
-            )
-        return json.dumps(entries, ensure_ascii=False)
+        spliced = [block(n)[1:-1] for n in range(history.blocks)]
+        return "[" + ",".join(entries for entries in spliced if entries) + "]"
 
     def recent(history: SuiteRuns) -> str:
         after = site.search_runs(history, history.runs[history.blocks * BLOCK :])
-        return json.dumps([*after, *site.search_suite(history)], ensure_ascii=False)
+        return entries_json([*after, *site.search_suite(history)])
 
-    blocks = _kept(
-        cache, _name("search-older", site, history), digest(inputs.blocks), history, older
-    )
-    rest = _kept(cache, _name("search", site, history), inputs.recent, history, recent)
-    found: list[dict[str, str]] = [*json.loads(blocks), *json.loads(rest)]
-    return found
+    name = _name("search-older", site, history)
+    return [
+        _kept(cache, name, digest(inputs.blocks), history, older),
+        _kept(cache, _name("search", site, history), inputs.recent, history, recent),
+    ]
 
 
 def older_pages(

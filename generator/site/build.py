@@ -266,7 +266,7 @@ def build_pages(
     settings: SiteSettings,
     staging: Path,
     cache: Path,
-    searched: Mapping[str, list[dict[str, str]]],
+    searched: Mapping[str, Sequence[str]],
 ) -> tuple[Path, dict[tuple[str, str], Shell]]:
     """mkdocs builds ``pages`` (those in the navigation) and each language's shells into
     ``staging/site``; returns that folder and the shells, by (locale, kind), taken out of it.

@@ -8,7 +8,7 @@ import html
 import json
 import posixpath
 import re
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from functools import partial
 from pathlib import Path
 from typing import Any
@@ -20,14 +20,15 @@ from generator.site.shell import files
 _BASE = re.compile(r'(<script id="__config" type="application/json">\{[^<]*?"base": ")([^"]*)(")')
 
 
-def split_search(out: Path, default: str, extra: Mapping[str, list[dict[str, str]]]) -> None:
+def split_search(out: Path, default: str, extra: Mapping[str, Sequence[str]]) -> None:
     """One search index per language, so a reader searching the Italian site finds Italian pages.
 
     The i18n plugin stacks every language's entries into the root index, which every page
     loads from its ``base``. Each other language gets the index of its own pages (locations
     relative to its folder, its own stemmer), and its pages a ``base`` at that folder: the theme
     reads ``base`` only to find the index and to resolve the links of its results. ``extra``
-    adds each language's entries for pages mkdocs does not build (runs, cases).
+    adds each language's entries for pages mkdocs does not build (runs, cases), as
+    ``entries_json`` writes them.
     """
     path = out / "search" / "search_index.json"
     index = json.loads(path.read_text(encoding="utf-8"))
@@ -39,10 +40,10 @@ def split_search(out: Path, default: str, extra: Mapping[str, list[dict[str, str
             for entry in index["docs"]
             if entry["location"].startswith(prefix)
         ]
-        own += extra.get(locale, [])
         target = out / locale / "search" / "search_index.json"
         target.parent.mkdir(parents=True, exist_ok=True)
-        target.write_text(_index_json(index["config"] | {"lang": [locale]}, own), encoding="utf-8")
+        config = index["config"] | {"lang": [locale]}
+        target.write_text(_index_json(config, own, extra.get(locale, ())), encoding="utf-8")
         for page in files(out / locale, "*.html"):
             text = page.read_text(encoding="utf-8")
             page.write_text(
@@ -52,8 +53,9 @@ def split_search(out: Path, default: str, extra: Mapping[str, list[dict[str, str
         entry
         for entry in index["docs"]
         if not entry["location"].startswith(tuple(f"{o}/" for o in others))
-    ] + extra.get(default, [])
-    path.write_text(_index_json(index["config"] | {"lang": [default]}, root), encoding="utf-8")
+    ]
+    config = index["config"] | {"lang": [default]}
+    path.write_text(_index_json(config, root, extra.get(default, ())), encoding="utf-8")
 
 
 _FOLDER_LINK = re.compile(
@@ -109,8 +111,19 @@ def language_links(out: Path, default: str, site_url: str | None) -> None:
             page.write_text(fixed, encoding="utf-8")
 
 
-def _index_json(config: dict[str, Any], docs: list[dict[str, Any]]) -> str:
-    return json.dumps({"config": config, "docs": docs}, ensure_ascii=False, separators=(",", ":"))
+def entries_json(entries: Sequence[Mapping[str, str]]) -> str:
+    """Search entries as the index writes them, for a build to keep and splice in whole."""
+    return json.dumps(list(entries), ensure_ascii=False, separators=(",", ":"))
+
+
+def _index_json(config: dict[str, Any], docs: list[dict[str, Any]], more: Sequence[str]) -> str:
+    """The index of ``docs`` and then of the entries of each of ``more`` (``entries_json``'s),
+    spliced in as they are: most of an index is its runs' entries, kept from the build before,
+    and reading them to write them again cost as much as the rest of a rebuild's pages."""
+    index = json.dumps({"config": config, "docs": docs}, ensure_ascii=False, separators=(",", ":"))
+    spliced = [entries[1:-1] for entries in more if entries != "[]"]
+    between = "," if docs and spliced else ""
+    return index.removesuffix("]}") + between + ",".join(spliced) + "]}"
 
 
 _ARTICLE = re.compile(r'(<article class="md-content__inner md-typeset">).*?(</article>)', re.DOTALL)
