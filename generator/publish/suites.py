@@ -1,11 +1,15 @@
-"""The pages that span many runs, from the runs' summaries: the home page, each suite's page and
-the page of its cases, and the search entries; and what a build makes of each suite's history
-that the next build can keep: the articles of those pages and the suite's search entries, in
-each language, and each run's count of checks worse than the suite's reference.
+"""The pages that span many runs, from the runs' summaries: the home page, each suite's page,
+the pages of its cases and its board, its blocks of older runs, and the search entries; and what
+a build makes of each suite's history that the next build can keep: the articles of those pages
+and the suite's search entries, in each language, and each run's count of checks worse than the
+suite's reference.
 
-Each is kept in the cache under a digest of the suite's history (its runs' blobs, its
-reference, what got worse against it: a run's summary is its blob's, for this code), and made
-again only when that history moved, which after one more run is the one suite it arrived in.
+A suite's pages span its recent runs (``history.RECENT``), and each is kept in the cache under a
+digest of what they show (those runs' blobs, the reference, what got worse against it: a run's
+summary is its blob's, for this code), made again only when that moved, which after one more
+run is the one suite it arrived in. Its runs' search entries are kept a block at a time
+(``history.BLOCK``), so what one more run costs does not grow with the suite's history; the
+pages of its full blocks are written and kept as a run's page is (``plan.Plan.blocks``).
 """
 
 from __future__ import annotations

@@ -1,5 +1,5 @@
 """The pages over the archive's history, made from run summaries: the home page, each
-suite's page, and the search entries of runs and cases."""
+suite's page and the pages of its older runs, and the search entries of runs and cases."""
 
 from __future__ import annotations
 

@@ -186,7 +186,7 @@ EN: dict[str, str] = {
     "case.verdicts": "Its verdicts",
     "case.every_answer": "every answer",
     "case.answers": "answers {answers}",
-    "case.history": "Its history in the suite's latest runs",
+    "case.history": "Its history in the latest runs of the suite",
     "cases.title": "The cases of {suite}",
     "cases.count.one": "{count} case",
     "cases.count.other": "{count} cases",
