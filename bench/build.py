@@ -11,8 +11,8 @@ prints:
   kept pages are checked for;
 - the floor: reading a run in this process (parsing, validating, redacting, its payload keys)
   and rendering it (its comparison with the run before it in its suite, its page and that
-  comparison's in each language), in ms a run; their sum times the runs, split over the cores,
-  bounds any full build from below, and the full build is given as a multiple of it;
+  comparison's in each language), in CPU ms a run; their sum times the runs, split over the
+  cores, bounds any full build from below, and the full build is given as a multiple of it;
 - one run page's bytes, raw and gzipped, the largest run page of each language, and the JS
   and CSS a first visit loads.
 
@@ -83,8 +83,7 @@ START = datetime(2026, 6, 1, tzinfo=UTC)
 SAMPLE = 40
 """Runs the floor's reading and rendering are timed on, each pass."""
 PASSES = 3
-"""Passes over ``SAMPLE`` runs the floor takes the best of: it is a lower bound, and what the
-other processes on the machine take from a pass only raises it."""
+"""Passes over ``SAMPLE`` runs the floor takes the best of: it is a lower bound."""
 REBUILDS = 5
 """Rebuilds after one more run, each: their median is the figure, their range its spread."""
 BASE = "refs/runsite-bench/base"
@@ -376,10 +375,11 @@ def _read(document: bytes, disclosure: Disclosure) -> RedactedRun:
 
 
 def floor(disclosure: Disclosure) -> tuple[float, float]:
-    """Milliseconds a run takes in this process to be read (``_read``) and to be rendered (its
-    comparison with the run before it in its suite, then its page and that comparison's in
-    each language), the best of ``PASSES`` over ``SAMPLE`` runs never read before each, with
-    the collector off, as in the build's workers."""
+    """CPU milliseconds a run takes in this process to be read (``_read``) and to be rendered
+    (its comparison with the run before it in its suite, then its page and that comparison's
+    in each language), the best of ``PASSES`` over ``SAMPLE`` runs never read before each, with
+    the collector off, as in the build's workers. CPU, not wall: the other processes on the
+    machine would raise the floor by what they took."""
     sites = [Site(environment(), locale) for locale in LOCALES]
     span = SAMPLE + len(SUITES)
     reading, rendering = [], []
@@ -388,15 +388,15 @@ def floor(disclosure: Disclosure) -> tuple[float, float]:
         gc.collect()
         gc.disable()
         try:
-            started = time.perf_counter()
+            started = time.process_time()
             runs = [_read(document, disclosure) for document in documents]
-            read = time.perf_counter()
+            read = time.process_time()
             for run, before in zip(runs[len(SUITES) :], runs, strict=False):
                 pair = comparison(run, before)
                 for site in sites:
                     site.run(run, before.key, None, None)
                     site.diff(run, before, pair, "previous")
-            rendered = time.perf_counter()
+            rendered = time.process_time()
         finally:
             gc.enable()
         reading.append((read - started) * 1000 / span)
@@ -442,11 +442,13 @@ def measure(count: int, keep: Path | None) -> Figures:
     """Every figure at ``count`` runs, printed as it is taken."""
     scratch = Path(tempfile.mkdtemp(prefix="runsite-bench-"))
     try:
-        folder = (keep / f"archive-{count}") if keep else scratch / "archive"
+        folder = (keep.resolve() / f"archive-{count}") if keep else scratch / "archive"
         if not (folder / "runsite.toml").is_file():
             started = time.perf_counter()
             make_archive(folder, count)
             print(f"{count} runs: archive made in {time.perf_counter() - started:.0f} s")
+        else:
+            print(f"{count} runs: archive kept in {folder}, reset to how it was made")
         settle(folder)
         try:
             return _measured(folder, count, scratch)
@@ -489,8 +491,8 @@ def _measured(folder: Path, count: int, scratch: Path) -> Figures:
         count, full, unchanged, rebuilds, long, reading, rendering, len(os.sched_getaffinity(0))
     )
     print(
-        f"reading a run in process (parse, validate, redact, payload keys): {reading:.1f} ms; "
-        f"rendering it (comparison, run and comparison pages, en + it): {rendering:.1f} ms"
+        f"reading a run in process (parse, validate, redact, payload keys): {reading:.1f} ms CPU; "
+        f"rendering it (comparison, run and comparison pages, en + it): {rendering:.1f} ms CPU"
     )
     print(
         f"floor: ({reading:.1f} + {rendering:.1f}) ms × {count} runs / {figures.cores} cores = "
