@@ -1,25 +1,39 @@
-"""How long ``runsite build`` takes on a large archive, and what it costs.
+"""How ``runsite build`` grows with the archive: issue 43's figures at each size, and between.
 
-For each archive size (1,000 and 3,000 runs by default: 30 cases, 6 checks, 5 samples each,
-recorded answers with agent trajectories, spread over 4 suites) it prints:
+For each archive size (1,000 and 10,000 runs by default, any with ``--runs``: 30 cases, 6
+checks, 5 samples each, recorded answers with agent trajectories, spread over 4 suites) it
+prints:
 
 - the full build (no site, no cache beside the archive): wall and CPU seconds, peak memory;
-- the rebuild after one more run arrives: wall and CPU seconds, peak memory; and again after
-  one more with long answers (``long_answers``), whose payload the kept pages are checked for;
+- a build right after it, with nothing new;
+- five rebuilds, each after one more run arrives: the median and range of wall and CPU seconds,
+  and their peak; then one after a run of long answers (``long_answers``), whose payload the
+  kept pages are checked for;
+- the floor: reading a run in this process (parsing, validating, redacting, its payload keys)
+  and rendering it (its comparison with the run before it in its suite, its page and that
+  comparison's in each language), in CPU ms a run; their sum times the runs, split over the
+  cores, bounds any full build from below, and the full build is given as a multiple of it;
 - one run page's bytes, raw and gzipped, the largest run page of each language, and the JS
-  and CSS a first visit loads;
-- the ratio of the full build to a jinja2-only render of the same run and comparison pages,
-  timed in this process on a sample of the runs and scaled to all of them;
-- timed the same way, reading the documents alone (parsing, validating, redacting); with the
-  render, it bounds from below any full build on this machine's cores.
+  and CSS a first visit loads.
+
+Then the ratios of the largest size to the smallest (the rebuild's median, the peak of any
+build), and each goal of issue 43, met or not.
+
+An archive is made as ``runsite import`` would leave it, but not run by run (an hour at 10,000
+runs): a process per core generates and serialises the documents, one ``git fast-import``
+writes their blobs and the one commit that holds them, and git checks them out from it
+(``tests/bench`` holds such an archive to one ``runsite import`` made). With ``--keep DIR``
+each size's archive is kept in ``DIR/archive-<n>`` and reused; before each bench an archive is
+reset to the commit it was made at, and loses what builds left in and beside it (``settle``).
 
 Each build runs as its own process tree, as a user's would, with runsite's modules compiled
 first, as an installed package has them (where ``PYTHONDONTWRITEBYTECODE`` is set, every build
 would compile them again, 50-100 ms no user pays). Peak memory is the largest sum of the
-proportional set sizes (PSS) of the build's processes, sampled every 20 ms: its workers share
-the pages they were forked with, which RSS would count once per process.
+proportional set sizes (PSS) of the build's processes, sampled every 20 ms, in MB (10^6
+bytes): its workers share the pages they were forked with, which RSS would count once per
+process.
 
-    .venv/bin/python bench/build.py [--runs 1000 3000] [--keep DIR]
+    .venv/bin/python bench/build.py [--runs 1000 10000] [--keep DIR]
 """
 
 from __future__ import annotations
@@ -33,13 +47,16 @@ import random
 import re
 import resource
 import shutil
+import statistics
 import subprocess
 import sys
 import tempfile
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Sequence
+from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
+from multiprocessing import get_context
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
@@ -47,8 +64,14 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from _identity import use_bench_identity
 from generator.archive import Archive, init_archive
+from generator.archive.layout import Layout
 from generator.document.codec import canonical, read_run
+from generator.document.disclosure import Disclosure
+from generator.document.payload import payload_texts
+from generator.document.record import key_of
 from generator.document.redact import redact
+from generator.document.redacted import RedactedRun
+from generator.guard.sieve import payload_keys
 from generator.importers import files_of, read_files
 from generator.site.labels import LOCALES
 from generator.site.pages import Site, comparison
@@ -58,7 +81,13 @@ SUITES = ("support", "billing", "refunds", "search")
 CHECKS = ("contains", "regex", "answers_briefly", "cost_budget", "latency_budget", "tools_called")
 START = datetime(2026, 6, 1, tzinfo=UTC)
 SAMPLE = 40
-"""Runs whose pages the jinja2-only render times."""
+"""Runs the floor's reading and rendering are timed on, each pass."""
+PASSES = 3
+"""Passes over ``SAMPLE`` runs the floor takes the best of: it is a lower bound."""
+REBUILDS = 5
+"""Rebuilds after one more run, each: their median is the figure, their range its spread."""
+BASE = "refs/runsite-bench/base"
+"""Where a generated archive keeps the commit it was made at, which ``settle`` resets it to."""
 
 
 def _verdict(rng: random.Random, check: str, n: int) -> dict[str, object]:
@@ -171,29 +200,97 @@ def long_answers(n: int) -> dict[str, object]:
     return run
 
 
-def _receive(folder: Path, files: list[Path]) -> None:
-    """Archive ``files``, each a run the archive must not hold yet: a rebuild after a run that
-    was already there (left in a kept archive by hand) would time a build with nothing new."""
-    batch = read_files(files_of(files))
-    admitted = Archive(folder).receive(batch.arrivals, batch.refused, skip_invalid=False)
-    if admitted.already or admitted.refused or len(admitted.arrived) != len(files):
-        raise SystemExit(f"{folder}: not every run arrived (some were there before?)")
+def _git(folder: Path, *args: str) -> str:
+    """What git prints for ``args`` in ``folder``, stripped."""
+    done = subprocess.run(["git", "-C", str(folder), *args], check=True, capture_output=True)
+    return done.stdout.decode().strip()
+
+
+def _key(run: dict[str, object]) -> str:
+    return key_of(str(run["created_at"]), str(run["config_hash"]))
+
+
+def _generated(n: int) -> tuple[str, bytes]:
+    """The ``n``th run's place in the archive (relative to its root, as ``Layout`` names it)
+    and its canonical bytes, which ``runsite import`` keeps as they are."""
+    document = run_document(n)
+    place = Layout(Path()).run(str(document["tenant"]), str(document["suite"]), _key(document))
+    return place.as_posix(), canonical(document)
 
 
 def make_archive(folder: Path, count: int) -> None:
-    """An archive of ``count`` generated runs, imported in batches of 500."""
+    """An archive of ``count`` generated runs, as ``runsite import`` of them all at once leaves
+    it: the same commits' trees, index and working tree. The runs are generated in a process
+    per core, in order; one ``git fast-import`` stores them and commits them on the archive's
+    first commit; ``git reset --hard`` writes the files and the index."""
+    if folder.exists() and any(folder.iterdir()):
+        raise SystemExit(f"{folder}: not empty, and no archive the bench made; remove it")
+    folder.parent.mkdir(parents=True, exist_ok=True)
+    inside = subprocess.run(["git", "-C", str(folder.parent), "rev-parse"], capture_output=True)
+    if inside.returncode == 0:
+        raise SystemExit(f"{folder.parent}: inside a git repository; the archive needs its own")
     init_archive(folder)
-    incoming = folder.parent / "incoming"
-    incoming.mkdir(exist_ok=True)
-    for start in range(0, count, 500):
-        batch = []
-        for n in range(start, min(count, start + 500)):
-            path = incoming / f"run{n:05d}.json"
-            path.write_bytes(canonical(run_document(n)))
-            batch.append(path)
-        _receive(folder, batch)
-        for path in batch:
-            path.unlink()
+    parent = _git(folder, "rev-parse", "HEAD")
+    places: list[str] = []
+    # The workers are forked first, so that none holds the importer's pipe open.
+    with get_context("fork").Pool(len(os.sched_getaffinity(0))) as pool:
+        importer = subprocess.Popen(
+            ["git", "-C", str(folder), "fast-import", "--quiet", "--done"], stdin=subprocess.PIPE
+        )
+        stream = importer.stdin
+        assert stream is not None
+        for mark, (place, data) in enumerate(pool.imap(_generated, range(count), 16), 1):
+            stream.write(b"blob\nmark :%d\ndata %d\n" % (mark, len(data)))
+            stream.write(data)
+            stream.write(b"\n")
+            places.append(place)
+    message = f"Import {count} run{'' if count == 1 else 's'}\n\n" + "".join(
+        f"{place}\n" for place in places
+    )
+    commit = [
+        f"commit {_git(folder, 'symbolic-ref', 'HEAD')}",
+        f"committer {_git(folder, 'var', 'GIT_COMMITTER_IDENT')}",
+        f"data {len(message.encode())}",
+        message,
+        f"from {parent}",
+        *(f"M 100644 :{mark} {place}" for mark, place in enumerate(places, 1)),
+        "",
+        "done",
+        "",
+    ]
+    importer.communicate("\n".join(commit).encode())
+    if importer.returncode != 0:
+        raise SystemExit(f"{folder}: git fast-import failed")
+    _git(folder, "reset", "-q", "--hard")
+    _git(folder, "update-ref", BASE, "HEAD")
+
+
+def settle(folder: Path) -> None:
+    """Put an archive the bench made back as it was made, so that every bench starts alike:
+    at its first commit of runs, with no file beside the committed ones (a site, the build's
+    ``.runsite/`` cache) and no cache of runsite's in its git dir (the catalog, the status
+    index)."""
+    found = subprocess.run(
+        ["git", "-C", str(folder), "rev-parse", "--verify", "--quiet", BASE], capture_output=True
+    )
+    if found.returncode != 0:
+        raise SystemExit(f"{folder}: not an archive this bench made ({BASE} missing); remove it")
+    _git(folder, "reset", "-q", "--hard", found.stdout.decode().strip())
+    _git(folder, "clean", "-q", "-f", "-d", "-x")
+    for cache in Path(_git(folder, "rev-parse", "--absolute-git-dir")).glob("runsite-*"):
+        cache.unlink()
+
+
+def _arrive(folder: Path, scratch: Path, run: dict[str, object]) -> None:
+    """Archive ``run`` as ``runsite import`` does. It must be new: a rebuild after a
+    run already there would time a build with nothing new."""
+    path = scratch / "arriving.json"
+    path.write_bytes(canonical(run))
+    batch = read_files(files_of([path]))
+    admitted = Archive(folder).receive(batch.arrivals, batch.refused, skip_invalid=False)
+    path.unlink()
+    if admitted.already or admitted.refused or len(admitted.arrived) != 1:
+        raise SystemExit(f"{folder}: the run did not arrive (was it there before?)")
 
 
 def _pss(pid: int) -> int:
@@ -220,8 +317,20 @@ def _pss(pid: int) -> int:
     return total
 
 
-def build(folder: Path, out: Path) -> tuple[float, float, int]:
-    """Wall seconds, CPU seconds and peak PSS (KiB) of ``runsite build`` as a process tree."""
+@dataclass(frozen=True)
+class Build:
+    """One ``runsite build``: wall and CPU seconds, peak PSS of its processes in MB."""
+
+    wall: float
+    cpu: float
+    peak: float
+
+    def __str__(self) -> str:
+        return f"{self.wall:.2f} s wall, {self.cpu:.2f} s CPU, peak {self.peak:.0f} MB"
+
+
+def build(folder: Path, out: Path) -> Build:
+    """``runsite build`` of ``folder`` into ``out``, as a process tree of its own."""
     command = [sys.executable, "-m", "generator", "build", "--root", str(folder), "--out", str(out)]
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     started = time.perf_counter()
@@ -242,7 +351,7 @@ def build(folder: Path, out: Path) -> tuple[float, float, int]:
         raise SystemExit(f"runsite build failed: {errors.decode()}")
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
-    return wall, cpu, peak[0]
+    return Build(wall, cpu, peak[0] * 1024 / 1e6)
 
 
 def first_visit(page: Path, site: Path) -> int:
@@ -256,119 +365,204 @@ def first_visit(page: Path, site: Path) -> int:
     return sum((page.parent / link).resolve().stat().st_size for link in links)
 
 
-def _sampled(work: Callable[[], object], count: int) -> float:
-    """Seconds ``work`` takes over ``SAMPLE`` runs, scaled to ``count``; with the collector
-    off, as in the build's workers."""
-    gc.disable()
-    try:
-        started = time.perf_counter()
-        work()
-        return (time.perf_counter() - started) * count / SAMPLE
-    finally:
-        gc.enable()
+def _read(document: bytes, disclosure: Disclosure) -> RedactedRun:
+    """What a full build does first with each run: parse, validate and redact it, and make the
+    sieve's keys of its payload."""
+    reading = read_run(document)
+    redacted = redact(reading.run, disclosure)
+    payload_keys(payload_texts(reading.run, disclosure, bool(reading.unknown)))
+    return redacted
 
 
-def jinja_only(documents: list[bytes], count: int) -> float:
-    """Seconds jinja2 takes to render the run and comparison pages of ``count`` runs, timed on
-    ``documents`` (``SAMPLE`` of them): the floor a build of these pages can approach."""
+def floor(disclosure: Disclosure) -> tuple[float, float]:
+    """CPU milliseconds a run takes in this process to be read (``_read``) and to be rendered
+    (its comparison with the run before it in its suite, then its page and that comparison's
+    in each language), the best of ``PASSES`` over ``SAMPLE`` runs never read before each, with
+    the collector off, as in the build's workers. CPU, not wall: the other processes on the
+    machine would raise the floor by what they took."""
     sites = [Site(environment(), locale) for locale in LOCALES]
-    runs = [redact(read_run(document).run) for document in documents]
-    compared = [comparison(runs[n], runs[n - 4]) for n in range(4, SAMPLE)]
+    span = SAMPLE + len(SUITES)
+    reading, rendering = [], []
+    for first in range(0, PASSES * span, span):
+        documents = [canonical(run_document(n)) for n in range(first, first + span)]
+        gc.collect()
+        gc.disable()
+        try:
+            started = time.process_time()
+            runs = [_read(document, disclosure) for document in documents]
+            read = time.process_time()
+            for run, before in zip(runs[len(SUITES) :], runs, strict=False):
+                pair = comparison(run, before)
+                for site in sites:
+                    site.run(run, before.key, None, None)
+                    site.diff(run, before, pair, "previous")
+            rendered = time.process_time()
+        finally:
+            gc.enable()
+        reading.append((read - started) * 1000 / span)
+        rendering.append((rendered - read) * 1000 / SAMPLE)
+    return min(reading), min(rendering)
 
-    def render() -> None:
-        for site in sites:
-            for n, run in enumerate(runs):
-                site.run(run, runs[n - 4].key if n >= 4 else None, None, None)
-            for n, pair in enumerate(compared, 4):
-                site.diff(runs[n], runs[n - 4], pair, "previous")
 
-    return _sampled(render, count)
+@dataclass(frozen=True)
+class Figures:
+    """What the bench measured at one size."""
+
+    runs: int
+    full: Build
+    unchanged: Build
+    rebuilds: list[Build]
+    long: Build
+    reading: float
+    """ms a run, in process."""
+    rendering: float
+    """ms a run, in process."""
+    cores: int
+
+    @property
+    def floor(self) -> float:
+        """Seconds below which no full build of these runs goes on these cores."""
+        return (self.reading + self.rendering) / 1000 * self.runs / self.cores
+
+    @property
+    def rebuild(self) -> float:
+        return statistics.median(build.wall for build in self.rebuilds)
+
+    @property
+    def peak(self) -> float:
+        """The peak of any build at this size."""
+        return max(b.peak for b in (self.full, self.unchanged, *self.rebuilds, self.long))
 
 
-def documents_only(documents: list[bytes], count: int) -> float:
-    """Seconds parsing, validating and redacting ``count`` documents take, timed on
-    ``documents`` (``SAMPLE`` of them): work a full build cannot skip, before any page."""
-    return _sampled(lambda: [redact(read_run(document).run) for document in documents], count)
+def _spread(values: Sequence[float]) -> str:
+    return f"median {statistics.median(values):.2f} s ({min(values):.2f}–{max(values):.2f})"
 
 
-def measure(count: int, keep: Path | None) -> None:
+def measure(count: int, keep: Path | None) -> Figures:
+    """Every figure at ``count`` runs, printed as it is taken."""
     scratch = Path(tempfile.mkdtemp(prefix="runsite-bench-"))
     try:
-        folder = (keep / f"archive-{count}") if keep else scratch / "archive"
+        folder = (keep.resolve() / f"archive-{count}") if keep else scratch / "archive"
         if not (folder / "runsite.toml").is_file():
-            folder.mkdir(parents=True, exist_ok=True)
             started = time.perf_counter()
             make_archive(folder, count)
-            print(f"archive of {count} runs made in {time.perf_counter() - started:.0f} s")
-        shutil.rmtree(folder / ".runsite", ignore_errors=True)
-        subprocess.run(["git", "-C", str(folder), "reset", "-q", "--hard"], check=True)
-        head = (
-            subprocess.run(
-                ["git", "-C", str(folder), "rev-parse", "HEAD"], check=True, capture_output=True
-            )
-            .stdout.decode()
-            .strip()
-        )
-        out = scratch / "site"
-        wall, cpu, peak = build(folder, out)
-        pages = sum(1 for _ in out.rglob("index.html"))
-        print(
-            f"{count} runs, full build, en + it: {wall:.1f} s wall, {cpu:.1f} s CPU, "
-            f"peak {peak / 1024:.0f} MiB, {pages} pages, load {os.getloadavg()[0]:.2f}"
-        )
-        extra = folder.parent / f"one-more-{count}.json"
-        extra.write_bytes(canonical(run_document(count)))
-        _receive(folder, [extra])
-        wall2, cpu2, peak2 = build(folder, out)
-        print(
-            f"{count} runs, rebuild after one more run: {wall2:.2f} s wall, {cpu2:.2f} s CPU, "
-            f"peak {peak2 / 1024:.0f} MiB"
-        )
-        long = folder.parent / f"long-answers-{count}.json"
-        long.write_bytes(canonical(long_answers(count + 1)))
-        _receive(folder, [long])
-        wall3, cpu3, peak3 = build(folder, out)
-        print(
-            f"{count} runs, rebuild after one more run of long answers: {wall3:.2f} s wall, "
-            f"{cpu3:.2f} s CPU, peak {peak3 / 1024:.0f} MiB"
-        )
-        long.unlink()
-        key = read_run(extra.read_bytes()).run.key
-        page = next((out / "runs" / "acme").glob(f"*/{key}/index.html"))
-        raw = page.read_bytes()
-        print(f"one run page: {len(raw):,} bytes, {len(gzip.compress(raw)):,} gzipped")
-        for language, runs in (("en", out / "runs"), ("it", out / "it" / "runs")):
-            largest = max(page.stat().st_size for page in runs.glob("*/*/*/index.html"))
-            print(f"largest run page ({language}): {largest:,} bytes")
-        print(f"JS and CSS of a first visit: {first_visit(page, out):,} bytes")
-        sample = [canonical(run_document(n)) for n in range(SAMPLE)]
-        floor = jinja_only(sample, count)
-        print(
-            f"jinja2 alone, the same pages: {floor:.1f} s; the full build takes {wall / floor:.1f}x"
-        )
-        reading = documents_only(sample, count)
-        cores = len(os.sched_getaffinity(0))
-        print(
-            f"reading the documents alone: {reading:.1f} s; with jinja2 alone, no full build "
-            f"goes under {(reading + floor) / cores:.1f} s on {cores} cores"
-        )
-        subprocess.run(["git", "-C", str(folder), "reset", "-q", "--hard", head], check=True)
-        extra.unlink()
+            print(f"{count} runs: archive made in {time.perf_counter() - started:.0f} s")
+        else:
+            print(f"{count} runs: archive kept in {folder}, reset to how it was made")
+        settle(folder)
+        try:
+            return _measured(folder, count, scratch)
+        finally:
+            settle(folder)
     finally:
         shutil.rmtree(scratch, ignore_errors=True)
 
 
+def _measured(folder: Path, count: int, scratch: Path) -> Figures:
+    out = scratch / "site"
+    full = build(folder, out)
+    pages = sum(1 for _ in out.rglob("index.html"))
+    print(
+        f"{count} runs, full build, en + it: {full}, {pages} pages, load {os.getloadavg()[0]:.2f}"
+    )
+    unchanged = build(folder, out)
+    print(f"{count} runs, build with nothing new: {unchanged}")
+    rebuilds = []
+    for n in range(count, count + REBUILDS):
+        _arrive(folder, scratch, run_document(n))
+        rebuilds.append(build(folder, out))
+    print(
+        f"{count} runs, rebuild after one more run, {REBUILDS} times: "
+        f"wall {_spread([b.wall for b in rebuilds])}, CPU {_spread([b.cpu for b in rebuilds])}, "
+        f"peak {max(b.peak for b in rebuilds):.0f} MB"
+    )
+    _arrive(folder, scratch, long_answers(count + REBUILDS))
+    long = build(folder, out)
+    print(f"{count} runs, rebuild after one more run of long answers: {long}")
+    page = next((out / "runs" / "acme").glob(f"*/{_key(run_document(count))}/index.html"))
+    raw = page.read_bytes()
+    print(f"one run page: {len(raw):,} bytes, {len(gzip.compress(raw)):,} gzipped")
+    for language, runs in (("en", out / "runs"), ("it", out / "it" / "runs")):
+        largest = max(page.stat().st_size for page in runs.glob("*/*/*/index.html"))
+        print(f"largest run page ({language}): {largest:,} bytes")
+    print(f"JS and CSS of a first visit: {first_visit(page, out):,} bytes")
+    reading, rendering = floor(Archive(folder).config.disclosure)
+    figures = Figures(
+        count, full, unchanged, rebuilds, long, reading, rendering, len(os.sched_getaffinity(0))
+    )
+    print(
+        f"reading a run in process (parse, validate, redact, payload keys): {reading:.1f} ms CPU; "
+        f"rendering it (comparison, run and comparison pages, en + it): {rendering:.1f} ms CPU"
+    )
+    print(
+        f"floor: ({reading:.1f} + {rendering:.1f}) ms × {count} runs / {figures.cores} cores = "
+        f"{figures.floor:.1f} s; the full build takes {full.wall / figures.floor:.2f}× it"
+    )
+    return figures
+
+
+def report(figures: list[Figures]) -> None:
+    """The ratios of the largest size to the smallest, and each goal of issue 43, met or not."""
+    ordered = sorted(figures, key=lambda f: f.runs)
+    small, large = ordered[0], ordered[-1]
+    goals: list[tuple[bool, str]] = []
+    print()
+    if large.runs > small.runs:
+        rebuild, peak = large.rebuild / small.rebuild, large.peak / small.peak
+        sizes = f"{large.runs}/{small.runs} runs"
+        print(
+            f"rebuild median, {sizes}: {large.rebuild:.2f} / {small.rebuild:.2f} s = {rebuild:.2f}×"
+        )
+        print(f"peak of any build, {sizes}: {large.peak:.0f} / {small.peak:.0f} MB = {peak:.2f}×")
+        goals.append((rebuild <= 1.3, f"rebuild median {sizes} ≤ 1.3×: {rebuild:.2f}×"))
+        goals.append((peak <= 1.2, f"peak of any build {sizes} ≤ 1.2×: {peak:.2f}×"))
+    else:
+        print("ratios between sizes: one size measured, none")
+    goals.append(
+        (
+            small.rebuild <= 1.2,
+            f"rebuild median at {small.runs} runs ≤ 1.2 s: {small.rebuild:.2f} s",
+        )
+    )
+    goals.append(
+        (
+            all(f.peak < 300 for f in ordered),
+            "peak of any build < 300 MB: "
+            + ", ".join(f"{f.runs} runs {f.peak:.0f} MB" for f in ordered),
+        )
+    )
+    goals.append(
+        (
+            all(f.full.wall <= 1.5 * f.floor for f in ordered),
+            "full build ≤ 1.5× its floor: "
+            + ", ".join(
+                f"{f.runs} runs {f.full.wall / f.floor:.2f}× ({f.full.wall:.1f} / {f.floor:.1f} s)"
+                for f in ordered
+            ),
+        )
+    )
+    goals.append(
+        (
+            all(f.reading <= 12 for f in ordered),
+            "reading a run ≤ 12 ms: "
+            + ", ".join(f"{f.runs} runs {f.reading:.1f} ms" for f in ordered),
+        )
+    )
+    print("goals of issue 43:")
+    for met, said in goals:
+        print(f"  {'met    ' if met else 'not met'}  {said}")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--runs", type=int, nargs="+", default=[1000, 3000])
+    parser.add_argument("--runs", type=int, nargs="+", default=[1000, 10000])
     parser.add_argument(
-        "--keep", type=Path, help="Keep the generated archives here, and reuse them."
+        "--keep", type=Path, help="Keep the generated archives here (archive-<n>), and reuse them."
     )
     arguments = parser.parse_args()
     use_bench_identity()
     compileall.compile_dir(Path(__file__).resolve().parents[1] / "generator", quiet=1)
-    for count in arguments.runs:
-        measure(count, arguments.keep)
+    report([measure(count, arguments.keep) for count in arguments.runs])
 
 
 if __name__ == "__main__":
