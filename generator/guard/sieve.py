@@ -63,48 +63,116 @@ def _rows(forms: Iterable[bytes]) -> Keys:
     return np.array(sorted(rows), dtype=np.uint64).reshape(-1, 3)
 
 
-_ARRAYS = ("first", "second", "length", "last", "runs", "bitmap", "shift")
-"""What a sieve is made of, as ``save`` writes it: one ``.npy`` file each."""
+_COLUMNS = ("first", "second", "length", "last", "runs")
+"""What a shard of a sieve is made of, as ``save`` writes it: one ``.npy`` file each."""
+
+
+class _Rows:
+    """The rows of some runs' keys, sorted by their first 8 bytes: one shard of a sieve."""
+
+    first: npt.NDArray[np.uint64]
+    second: npt.NDArray[np.uint64]
+    length: npt.NDArray[np.int32]
+    last: npt.NDArray[np.uint32]
+    runs: npt.NDArray[np.int32]
+
+    @classmethod
+    def of(cls, keys: Sequence[Keys], runs: Sequence[int]) -> _Rows:
+        """The rows of ``keys``, each run named by its number in ``runs``: gathered a column at
+        a time, as a copy of every row at once took 190 MB on top of the 47 of 3,000 runs'
+        keys."""
+        rows = cls()
+        order = np.argsort(_column(keys, 0), kind="stable")
+        rows.first = _column(keys, 0)[order]
+        rows.second = _column(keys, 1)[order]
+        end = _column(keys, 2)[order]
+        rows.length = (end >> np.uint64(32)).astype(np.int32)
+        rows.last = (end & np.uint64(0xFFFFFFFF)).astype(np.uint32)
+        del end
+        named = [np.full(len(k), n, dtype=np.int32) for n, k in zip(runs, keys, strict=True)]
+        rows.runs = np.concatenate([*named, np.zeros(0, dtype=np.int32)])[order]
+        return rows
+
+    def save(self, folder: Path) -> None:
+        folder.mkdir()
+        for name in _COLUMNS:
+            np.save(folder / f"{name}.npy", np.asarray(getattr(self, name)))
+
+    @classmethod
+    def load(cls, folder: Path) -> _Rows:
+        rows = cls()
+        for name in _COLUMNS:
+            setattr(rows, name, np.load(folder / f"{name}.npy", mmap_mode="r"))
+        return rows
+
+
+def _column(keys: Sequence[Keys], n: int) -> npt.NDArray[np.uint64]:
+    return np.concatenate([*(k[:, n] for k in keys), np.zeros(0, dtype=np.uint64)])
+
+
+SHARD = 1000
+"""Runs whose keys a sieve made on disk (``Sieve.write``) holds in memory at once: a sieve of
+every run of the archive is made a shard of that many runs at a time, so the memory it takes to
+make grows with the shard, not with the archive (some 40 MB at a thousand runs of the bench's
+shape)."""
 
 
 class Sieve:
-    """The keys of many runs, ready to sieve files with."""
+    """The keys of many runs, ready to sieve files with: a bitmap of their first 8 bytes, which
+    every offset of a file is tested against, and the rows behind it in one or more shards,
+    which only the offsets that pass it are looked up in."""
 
     _positions: npt.NDArray[np.int64] | None = None
     """Where each run of the keys it was made of is in the build's list of runs (-1: not in
     it), for a sieve made by an earlier build (``load``); None when they are the same."""
 
     def __init__(self, keys: Sequence[Keys], positions: Sequence[int] | None = None) -> None:
-        """The rows of every run, sorted by their first 8 bytes: gathered a column at a time,
-        as a copy of every row at once took 190 MB on top of the 47 of 3,000 runs' keys. The
-        runs are named by their place in ``keys``, or by ``positions`` (one for each)."""
+        """The sieve of ``keys``, held in memory. The runs are named by their place in
+        ``keys``, or by ``positions`` (one for each)."""
         if positions is not None:
             self._positions = np.array(positions, dtype=np.int64)
-        order = np.argsort(self._column(keys, 0), kind="stable")
-        self._first = self._column(keys, 0)[order]
-        self._second = self._column(keys, 1)[order]
-        end = self._column(keys, 2)[order]
-        self._length = (end >> np.uint64(32)).astype(np.int32)
-        self._last = (end & np.uint64(0xFFFFFFFF)).astype(np.uint32)
-        del end
-        runs = [np.full(len(k), n, dtype=np.int32) for n, k in enumerate(keys)]
-        self._runs = np.concatenate([*runs, np.zeros(0, dtype=np.int32)])[order]
-        del order
-        bits = max(16, int(np.ceil(np.log2(max(len(self._first), 1) * 32))))
+        self._shards = [_Rows.of(keys, range(len(keys)))]
+        self._mark(len(self._shards[0].first))
+
+    def _mark(self, rows: int) -> None:
+        """The bitmap of the shards' first 8 bytes, sized for ``rows`` rows: 32 bits a row,
+        so that few offsets of a file pass it by chance."""
+        bits = max(16, int(np.ceil(np.log2(max(rows, 1) * 32))))
         self._shift = np.uint64(64 - bits)
         self._bitmap = np.zeros(1 << (bits - 3), dtype=np.uint8)
-        hashed = self._first * _MIX  # in place from here: a copy of a column is 12 MB
-        hashed >>= self._shift
-        bit = (hashed & np.uint64(7)).astype(np.uint8)
-        np.left_shift(np.uint8(1), bit, out=bit)
-        hashed >>= np.uint64(3)
-        np.bitwise_or.at(self._bitmap, hashed, bit)
+        for shard in self._shards:
+            hashed = shard.first * _MIX  # in place from here: a copy of a column is 12 MB
+            hashed >>= self._shift
+            bit = (hashed & np.uint64(7)).astype(np.uint8)
+            np.left_shift(np.uint8(1), bit, out=bit)
+            hashed >>= np.uint64(3)
+            np.bitwise_or.at(self._bitmap, hashed, bit)
 
     def save(self, folder: Path) -> None:
-        """Write the sieve's arrays into ``folder`` (made here), for ``load``."""
+        """Write the sieve into ``folder`` (made here), for ``load``: its bitmap, and each of
+        its shards in a folder of its own."""
         folder.mkdir()
-        for name in _ARRAYS:
-            np.save(folder / f"{name}.npy", np.asarray(getattr(self, f"_{name}")))
+        np.save(folder / "bitmap.npy", self._bitmap)
+        for n, shard in enumerate(self._shards):
+            shard.save(folder / f"shard-{n:05d}")
+
+    @classmethod
+    def write(cls, folder: Path, groups: Iterable[Sequence[Keys]]) -> None:
+        """Make the sieve of every run ``groups`` gives the keys of (a few runs at a time, in
+        order: ``SHARD``) into ``folder``, as ``save`` would write the sieve of them all, one
+        shard a group; with no more of them in memory at once than a group's."""
+        sieve = cls.__new__(cls)
+        sieve._shards = []
+        folder.mkdir()
+        done = rows = 0
+        for n, keys in enumerate(groups):
+            shard = _Rows.of(keys, range(done, done + len(keys)))
+            shard.save(folder / f"shard-{n:05d}")
+            sieve._shards.append(_Rows.load(folder / f"shard-{n:05d}"))
+            done, rows = done + len(keys), rows + len(shard.first)
+            del shard
+        sieve._mark(rows)
+        np.save(folder / "bitmap.npy", sieve._bitmap)
 
     @classmethod
     def load(cls, folder: Path, positions: Sequence[int]) -> Sieve:
@@ -112,18 +180,14 @@ class Sieve:
         what a build touches of it is the bitmap and the rows of the offsets that pass it.
         ``positions`` says where each of the runs it was made of is now (-1: gone)."""
         sieve = cls.__new__(cls)
-        for name in _ARRAYS:
-            setattr(sieve, f"_{name}", np.load(folder / f"{name}.npy", mmap_mode="r"))
-        sieve._shift = np.uint64(sieve._shift)
+        sieve._bitmap = np.load(folder / "bitmap.npy", mmap_mode="r")
+        sieve._shift = np.uint64(64 - (len(sieve._bitmap).bit_length() - 1 + 3))
+        sieve._shards = [_Rows.load(shard) for shard in sorted(folder.glob("shard-*"))]
         sieve._positions = np.array(positions, dtype=np.int64)
         return sieve
 
-    @staticmethod
-    def _column(keys: Sequence[Keys], n: int) -> npt.NDArray[np.uint64]:
-        return np.concatenate([*(k[:, n] for k in keys), np.zeros(0, dtype=np.uint64)])
-
     def __len__(self) -> int:
-        return len(self._first)
+        return sum(len(shard.first) for shard in self._shards)
 
     def runs_in(self, data: bytes) -> set[int]:
         """The runs (their positions in the keys given) whose payload ``data`` (a file's bytes)
@@ -146,20 +210,24 @@ class Sieve:
         starts = np.flatnonzero(passed)
         if not starts.size:
             return set()
-        return self._confirm(padded, len(data), starts, windows[starts])
+        found: set[int] = set()
+        for shard in self._shards:
+            found |= self._confirm(shard, padded, len(data), starts, windows[starts])
+        return found
 
     def _confirm(
         self,
+        shard: _Rows,
         padded: bytes,
         size: int,
         starts: npt.NDArray[np.int64],
         firsts: npt.NDArray[np.uint64],
     ) -> set[int]:
-        """Of the offsets whose first 8 bytes passed the bitmap, the runs whose key matches in
-        full there: its first 16 bytes, and its last 4 where its length ends it, within the
-        ``size`` bytes of the text."""
-        low = np.searchsorted(self._first, firsts, "left")
-        high = np.searchsorted(self._first, firsts, "right")
+        """Of the offsets whose first 8 bytes passed the bitmap, the runs of ``shard`` whose
+        key matches in full there: its first 16 bytes, and its last 4 where its length ends
+        it, within the ``size`` bytes of the text."""
+        low = np.searchsorted(shard.first, firsts, "left")
+        high = np.searchsorted(shard.first, firsts, "right")
         counts = high - low
         if not counts.any():
             return set()
@@ -168,7 +236,7 @@ class Sieve:
         keys += np.repeat(low, counts)
         raw = np.frombuffer(padded, dtype=np.uint8)
         seconds = np.ascontiguousarray(raw[(pairs + 8)[:, None] + np.arange(8)]).view("<u8")
-        length = self._length[keys]
+        length = shard.length[keys]
         past = np.minimum(length, 16) - 8  # bytes of the form in the second 8
         shift = (8 * np.minimum(past, 7)).astype(np.uint64)
         mask = np.where(past == 8, np.uint64(_ALL), (np.uint64(1) << shift) - 1)
@@ -176,11 +244,11 @@ class Sieve:
         within = ends <= size
         lasts = np.ascontiguousarray(raw[np.where(within, ends - 4, 0)[:, None] + np.arange(4)])
         matched = (
-            ((seconds.ravel() & mask) == self._second[keys])
+            ((seconds.ravel() & mask) == shard.second[keys])
             & within
-            & (lasts.view("<u4").ravel() == self._last[keys])
+            & (lasts.view("<u4").ravel() == shard.last[keys])
         )
-        runs = self._runs[keys[matched]]
+        runs = shard.runs[keys[matched]]
         if self._positions is not None:
             runs = self._positions[runs]
             runs = runs[runs >= 0]
@@ -252,8 +320,9 @@ class OwnPages(Sieve):
         self._automaton: BytesAhoCorasick | None = None
         if 0 < len(self) <= AUTOMATON_FORMS:
             ends: dict[bytes, list[tuple[int, int, bytes]]] = {}
+            rows = self._shards[0]
             for first, second, length, last, run in zip(
-                self._first, self._second, self._length, self._last, self._runs, strict=True
+                rows.first, rows.second, rows.length, rows.last, rows.runs, strict=True
             ):
                 head = (int(first).to_bytes(8, "little") + int(second).to_bytes(8, "little"))[
                     : min(int(length), 16)

@@ -49,7 +49,7 @@ from generator.guard.scan import contents, shipped
 from generator.guard.sieve import Keys
 from generator.guard.sieving import run_sieve
 from generator.publish.apply import OutRefused, building, place
-from generator.publish.cache import FOLDER, Learnt, RunCache
+from generator.publish.cache import FOLDER, RunCache
 from generator.publish.confirm import confirm
 from generator.publish.plan import (
     MANIFEST,
@@ -249,7 +249,7 @@ class _Build:
                 checking.send([own_read[head.runs[n].blob] for n in arrivals], kept)
             worse = {**{b: w for b, w in against.items() if w is not None}, **worse}
             summaries = {b: s for b, s in cached.items() if s is not None}
-            summaries.update({blob: summary for blob, (summary, _) in learnt.items()})
+            summaries.update(learnt)
             self._check_moments(summaries, moments)
             history = histories(plan, summaries, worse)
             sites = [Site(environment(self.cache.templates), locale) for locale in LOCALES]
@@ -266,9 +266,9 @@ class _Build:
             context.sieve = run_sieve(
                 [listed.blob for listed in head.runs],
                 self.cache,
-                partial(payload_keys_of, head, self.cache, self.disclosure, learnt),
+                partial(payload_keys_of, head, self.cache, self.disclosure),
             )
-            del cached, learnt  # the keys learnt are in the sieve now
+            del cached, learnt
             written = self._wrap(context, bodies, tick)
             present = dict(sorted({**made, **{w.file: built / w.file for w in written}}.items()))
             candidates, where = self._sieve_rest(context, present, written)
@@ -324,16 +324,18 @@ class _Build:
 
     def _read(
         self, context: Context, chunks: list[Chunk], tick: Callable[[], None]
-    ) -> tuple[dict[str, Learnt], dict[str, Keys], list[Path], dict[str, int]]:
-        """Read the chunks in parallel: the summary and keys of each run read, the ``own_keys``
-        of the arrived runs asked for, the files of bodies written, and the checks worse than
-        the reference of the runs asked for."""
-        learnt: dict[str, Learnt] = {}
+    ) -> tuple[dict[str, RunSummary], dict[str, Keys], list[Path], dict[str, int]]:
+        """Read the chunks in parallel: the summary of each run read (its keys the cache holds),
+        the ``own_keys`` of the arrived runs asked for, the files of bodies written, and the
+        checks worse than the reference of the runs asked for."""
+        learnt: dict[str, RunSummary] = {}
         own: dict[str, Keys] = {}
         bodies: list[Path] = []
         worse: dict[str, int] = {}
         for chunk, result in zip(chunks, read_chunks(context, chunks, self.jobs), strict=True):
             learnt.update(result.runs)
+            if result.keys is not None:
+                self.cache.learnt(result.runs, result.keys)
             own.update(result.own)
             if result.bodies:
                 bodies.append(result.bodies)

@@ -21,11 +21,11 @@ import secrets
 import shutil
 import tempfile
 import time
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from pathlib import Path
 
 from generator.guard.kept import Signed
-from generator.guard.sieve import Keys, Sieve
+from generator.guard.sieve import SHARD, Keys
 from generator.site.summary import RunSummary
 
 FOLDER = ".runsite"
@@ -40,9 +40,9 @@ worse against a reference run, by the blob ids of both. (The keys of each run's 
 holds apart, as a build needs only those of the runs the last build's sieve lacks: ``keys``.)"""
 
 PACKS = 128
-"""Packs past which a build merges them into one. Each process of a build that learnt something
-adds one (a full build one a stretch of ``work.CHUNK`` runs, a rebuild after one more run one),
-and each is one more file to open."""
+"""Packs past which a build merges those of fewer than ``SHARD`` runs. Each process of a build
+that learnt something adds one (a full build one a stretch of ``work.CHUNK`` runs, a rebuild
+after one more run one), and each is one more file to open."""
 
 
 STALE = 24 * 3600
@@ -109,9 +109,11 @@ class RunCache:
     def known(self) -> Known:
         """What the builds before learnt: every pack, read once (one that cannot be read, or
         whose keys are gone, is passed over, as losing it costs only time); past ``PACKS`` of
-        them, merged into one."""
+        them, those of fewer than ``SHARD`` runs merged into packs of that many (and those that
+        cannot be read removed)."""
         summaries: dict[str, RunSummary] = {}
         worse: dict[tuple[str, str], int] = {}
+        small: list[tuple[Path, list[str]]] = []
         packs = sorted(self.folder.glob("*.pack"))
         for pack in packs:
             keys = pack.with_suffix(".keys")
@@ -120,19 +122,38 @@ class RunCache:
                 if not keys.is_file():
                     continue
             except Exception:  # unreadable, cut short, or not a pack: anything unpickling raises
+                small.append((pack, []))
                 continue
             summaries.update(more_summaries)
             worse.update(more_worse)
             self._keyed.update(dict.fromkeys(more_summaries, keys))
+            if len(more_summaries) < SHARD:
+                small.append((pack, list(more_summaries)))
         if len(packs) > PACKS:
-            learnt = self.keys(summaries)
-            summaries = {blob: summaries[blob] for blob in learnt}
-            merged = self._pack({b: (summaries[b], learnt[b]) for b in learnt}, worse)
-            for pack in packs:
-                pack.unlink(missing_ok=True)
-                pack.with_suffix(".keys").unlink(missing_ok=True)
-            self._keyed = dict.fromkeys(learnt, merged)
+            self._merge(small, summaries, worse)
         return summaries, worse
+
+    def _merge(
+        self,
+        small: Sequence[tuple[Path, Sequence[str]]],
+        summaries: Mapping[str, RunSummary],
+        worse: Mapping[tuple[str, str], int],
+    ) -> None:
+        """Merge the ``small`` packs into packs of ``SHARD`` runs (the last one of fewer), the
+        counts of worse checks into the first: no more keys in memory at once than a pack's."""
+        if not small:
+            return
+        blobs = [blob for _, some in small for blob in some if blob in self._keyed]
+        for start in range(0, max(len(blobs), 1), SHARD):
+            learnt = self.keys(blobs[start : start + SHARD])
+            merged = self._pack(
+                {blob: (summaries[blob], keys) for blob, keys in learnt.items()},
+                worse if start == 0 else {},
+            )
+            self._keyed.update(dict.fromkeys(learnt, merged))
+        for pack, _ in small:
+            pack.unlink(missing_ok=True)
+            pack.with_suffix(".keys").unlink(missing_ok=True)
 
     def keys(self, blobs: Iterable[str]) -> dict[str, Keys]:
         """The payload keys of the runs ``known`` found, of those among ``blobs`` whose keys
@@ -150,11 +171,16 @@ class RunCache:
                 self._keyed = {b: p for b, p in self._keyed.items() if p != path}
         return found
 
-    def keep(self, runs: Mapping[str, Learnt], worse: Mapping[tuple[str, str], int]) -> None:
+    def keep(self, runs: Mapping[str, Learnt], worse: Mapping[tuple[str, str], int]) -> Path | None:
         """Keep what a build learnt (of its runs, and how many checks got worse against which
-        reference) in a pack of its own."""
-        if runs or worse:
-            self._pack(runs, worse)
+        reference) in a pack of its own: the file that holds the runs' keys (``learnt``)."""
+        return self._pack(runs, worse) if runs or worse else None
+
+    def learnt(self, blobs: Iterable[str], keys: Path) -> None:
+        """The keys of ``blobs`` are in ``keys``, which a process of this build kept (``keep``):
+        ``keys`` reads them from there, so that the build holds no run's keys but while it
+        sieves for them."""
+        self._keyed.update(dict.fromkeys(blobs, keys))
 
     def _pack(self, runs: Mapping[str, Learnt], worse: Mapping[tuple[str, str], int]) -> Path:
         """A pack of summaries and how many got worse, and beside it the runs' keys (the file
@@ -178,16 +204,18 @@ class RunCache:
         folder = self.folder / name
         return (blobs, folder) if folder.is_dir() else None
 
-    def keep_sieve(self, blobs: Sequence[str], sieve: Sieve) -> None:
-        """Keep ``sieve``, made of the keys of ``blobs`` in that order, for the next builds; in
-        place of the one kept before."""
+    def keep_sieve(self, blobs: Sequence[str], make: Callable[[Path], None]) -> Path:
+        """Keep the sieve of the keys of ``blobs`` in that order, which ``make`` writes into the
+        folder it is given (``Sieve.write``), for the next builds, in place of the one kept
+        before: the folder it is in."""
         name = f"sieve-{secrets.token_hex(8)}"
-        sieve.save(self.folder / name)
+        make(self.folder / name)
         record = pickle.dumps((name, list(blobs)), pickle.HIGHEST_PROTOCOL)
         self._write(self.folder / "sieve", record)
         for other in self.folder.glob("sieve-*"):
             if other.name != name:
                 shutil.rmtree(other, ignore_errors=True)
+        return self.folder / name
 
     def signatures(self, out: Path) -> Path:
         """Where the signatures of the files of the site at ``out`` are kept (``kept.sign``):

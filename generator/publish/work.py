@@ -39,7 +39,7 @@ from generator.site.labels import LOCALES
 from generator.site.pages import ComparisonPage, Site, comparison
 from generator.site.rewrite import for_files
 from generator.site.shell import WORN, Shell
-from generator.site.summary import summarise
+from generator.site.summary import RunSummary, summarise
 from generator.site.templates import environment
 from generator.site.writer import Body, diff_path, diff_role
 
@@ -101,11 +101,12 @@ def chunks(
 
 @dataclass(frozen=True)
 class Read:
-    """What a chunk learnt: the summary and payload keys of each run read, the ``own_keys``
-    asked for, and the file its pages' bodies wait in for their shells (None when it wrote
-    none)."""
+    """What a chunk learnt: the summary of each run read, the cache's file of their payload
+    keys (None when it read none), the ``own_keys`` asked for, and the file its pages' bodies
+    wait in for their shells (None when it wrote none)."""
 
-    runs: dict[str, Learnt]
+    runs: dict[str, RunSummary]
+    keys: Path | None
     own: dict[str, Keys]
     bodies: Path | None
     worse: dict[str, int]
@@ -234,16 +235,11 @@ def arrival_keys(git_dir: Path, runs: Sequence[Listed], disclosure: Disclosure) 
 
 
 def payload_keys_of(
-    head: Committed,
-    cache: RunCache,
-    disclosure: Disclosure,
-    learnt: Mapping[str, Learnt],
-    blobs: Sequence[str],
+    head: Committed, cache: RunCache, disclosure: Disclosure, blobs: Sequence[str]
 ) -> dict[str, Keys]:
-    """The ``sieve.payload_keys`` of ``blobs``: learnt by this build, else kept in the cache,
+    """The ``sieve.payload_keys`` of ``blobs``: kept in the cache (by this build or one before),
     else (a cache file lost since the build began) read from the runs again."""
-    keys = {blob: learnt[blob][1] for blob in blobs if blob in learnt}
-    keys.update(cache.keys(blob for blob in blobs if blob not in keys))
+    keys = cache.keys(blobs)
     wanted = set(blobs) - set(keys)
     lost = [listed for listed in head.runs if listed.blob in wanted]
     keys.update(
@@ -324,8 +320,10 @@ def read_chunk(chunk: Chunk) -> Read:
             del held[blob]
         previous = listed
     judged = {(b, chunk.reference.blob): n for b, n in worse.items()} if chunk.reference else {}
-    context.cache.keep(learnt, judged)
-    return Read(learnt, own, stage_bodies(context.staging, bodies), worse)
+    keys = context.cache.keep(learnt, judged)
+    summaries = {blob: summary for blob, (summary, _) in learnt.items()}
+    bodies_at = stage_bodies(context.staging, bodies)
+    return Read(summaries, keys if learnt else None, own, bodies_at, worse)
 
 
 def _against(

@@ -70,6 +70,29 @@ def test_a_kept_sieve_and_a_sieve_of_the_runs_it_lacks_name_each_run_where_a_new
             assert joined.runs_in(page) == anew.runs_in(page)
 
 
+@settings(max_examples=60, deadline=None)
+@given(
+    st.lists(st.lists(strings, min_size=1, max_size=3), min_size=1, max_size=7),
+    st.integers(1, 3),
+    st.data(),
+)
+def test_a_sieve_written_a_shard_at_a_time_names_the_runs_one_made_whole_names(
+    tmp_path_factory: pytest.TempPathFactory, payloads: list[list[str]], shard: int, data
+):
+    """A build makes the sieve of every run on disk, a few runs' keys at a time: it lets
+    through, for every page, the runs the sieve of all their keys at once lets through."""
+    keys = [payload_keys(payload) for payload in payloads]
+    folder = tmp_path_factory.mktemp("written") / "sieve"
+    Sieve.write(folder, (keys[n : n + shard] for n in range(0, len(keys), shard)))
+    written = Sieve.load(folder, range(len(keys)))
+    whole = Sieve(keys)
+    assert len(written) == len(whole)
+    for payload in payloads:
+        carried = data.draw(carriers)(data.draw(st.sampled_from(payload)))
+        page = f"<p>{carried} and {payloads[-1][-1]}</p>".encode("utf-8", "surrogatepass")
+        assert written.runs_in(page) == whole.runs_in(page)
+
+
 @settings(max_examples=400, deadline=None)
 @given(
     st.lists(st.lists(strings, min_size=1, max_size=4), min_size=1, max_size=4),

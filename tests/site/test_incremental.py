@@ -281,7 +281,7 @@ def test_a_kept_sieve_cut_short_is_made_anew_and_the_build_gives_a_full_builds_b
     grown(2, "billing")
     site = archive / "site"
     assert _build(runsite, archive, site).exit_code == 0
-    (first,) = archive.glob(".runsite/cache/*/sieve-*/first.npy")
+    (first,) = archive.glob(".runsite/cache/*/sieve-*/shard-*/first.npy")
     first.write_bytes(first.read_bytes()[:100])
     grown(3)
     result = _build(runsite, archive, site)

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import errno
 import os
+import pickle
 import shutil
 import signal
 import subprocess
@@ -202,6 +203,28 @@ def test_the_cache_knows_what_each_build_kept_and_merges_its_packs_past_packs(
     again = RunCache(tmp_path, "digest")
     assert again.known() == (summaries, worse)
     assert (again.keys(["blob2"])["blob2"] == _learnt("run2")[1]).all()
+
+
+def test_merged_packs_hold_a_shard_of_runs_each_and_full_ones_stay_as_they_are(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+):
+    """A merge never holds more keys than a shard's: the small packs become packs of ``SHARD``
+    runs, and a pack already that full is left alone, so an archive of many runs is never
+    merged whole."""
+    monkeypatch.setattr(generator.publish.cache, "PACKS", 3)
+    monkeypatch.setattr(generator.publish.cache, "SHARD", 2)
+    cache = RunCache(tmp_path, "digest")
+    full = cache.keep({f"blob{n}": _learnt(f"run{n}") for n in (8, 9)}, {})
+    for n in range(3):
+        cache.keep({f"blob{n}": _learnt(f"run{n}")}, {})
+    summaries, _ = cache.known()
+    assert sorted(summaries) == ["blob0", "blob1", "blob2", "blob8", "blob9"]
+    assert full is not None and full.is_file()
+    sizes = sorted(len(pickle.loads(p.read_bytes())) for p in cache.folder.glob("*.keys"))
+    assert sizes == [1, 2, 2]
+    again = RunCache(tmp_path, "digest")
+    assert again.known()[0] == summaries
+    assert all((again.keys([b])[b] == _learnt(f"run{b[4:]}")[1]).all() for b in summaries)
 
 
 def test_a_pack_whose_keys_are_lost_costs_only_its_runs(tmp_path: Path):
