@@ -72,13 +72,13 @@ from generator.publish.work import (
     read_chunks,
     run_in_processes,
     stage_bodies,
+    summaries_of,
     wrap,
 )
 from generator.site.build import SiteSettings, build_pages
 from generator.site.labels import LOCALES
 from generator.site.look import read_look
 from generator.site.pages import Site
-from generator.site.summary import RunSummary
 from generator.site.templates import TEMPLATES, environment, source_of
 
 PACKAGE = Path(__file__).resolve().parents[1]
@@ -109,14 +109,14 @@ def available_cores() -> int:
     return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
 
 
-def _moments(head: Committed, cached: Mapping[str, RunSummary | None]) -> dict[str, datetime]:
-    """When each run was measured: from its cached summary, else as cheaply as it can be read."""
+def _moments(head: Committed, cached: Mapping[str, str | None]) -> dict[str, datetime]:
+    """When each run was measured: as the cache knows it, else as cheaply as it can be read."""
     moments = {}
     with Blobs(head.git_dir) as blobs:
         for listed in head.runs:
             entry = cached[listed.blob]
             moments[listed.blob] = (
-                datetime.fromisoformat(entry.created_at) if entry else created_at(listed, blobs)
+                datetime.fromisoformat(entry) if entry else created_at(listed, blobs)
             )
     return moments
 
@@ -248,9 +248,8 @@ class _Build:
             if checking is not None and not early:
                 checking.send([own_read[head.runs[n].blob] for n in arrivals], kept)
             worse = {**{b: w for b, w in against.items() if w is not None}, **worse}
-            summaries = {b: s for b, s in cached.items() if s is not None}
-            summaries.update(learnt)
-            self._check_moments(summaries, moments)
+            self._check_moments(learnt, moments)
+            summaries = partial(summaries_of, head, self.cache, self.disclosure)
             history = histories(plan, summaries, worse)
             sites = [Site(environment(self.cache.templates), locale) for locale in LOCALES]
             pages, searched = home_and_suites(self.cache, sites, history, plan)
@@ -324,11 +323,11 @@ class _Build:
 
     def _read(
         self, context: Context, chunks: list[Chunk], tick: Callable[[], None]
-    ) -> tuple[dict[str, RunSummary], dict[str, Keys], list[Path], dict[str, int]]:
-        """Read the chunks in parallel: the summary of each run read (its keys the cache holds),
-        the ``own_keys`` of the arrived runs asked for, the files of bodies written, and the
-        checks worse than the reference of the runs asked for."""
-        learnt: dict[str, RunSummary] = {}
+    ) -> tuple[dict[str, str], dict[str, Keys], list[Path], dict[str, int]]:
+        """Read the chunks in parallel: when each run read was measured (its summary and keys
+        the cache holds), the ``own_keys`` of the arrived runs asked for, the files of bodies
+        written, and the checks worse than the reference of the runs asked for."""
+        learnt: dict[str, str] = {}
         own: dict[str, Keys] = {}
         bodies: list[Path] = []
         worse: dict[str, int] = {}
@@ -344,12 +343,15 @@ class _Build:
                 tick()
         return learnt, own, bodies, worse
 
-    def _check_moments(
-        self, summaries: Mapping[str, RunSummary], moments: Mapping[str, datetime]
-    ) -> None:
-        """Each run was ordered by the moment its key says; its document must say the same."""
+    def _check_moments(self, read: Mapping[str, str], moments: Mapping[str, datetime]) -> None:
+        """Each run was ordered by the moment its key says; the document of each run ``read``
+        (its ``created_at``, by blob id) must say the same. (A run the cache knew was checked
+        by the build that read it.)"""
         for listed in self.head.runs:
-            if datetime.fromisoformat(summaries[listed.blob].created_at) != moments[listed.blob]:
+            if (
+                listed.blob in read
+                and datetime.fromisoformat(read[listed.blob]) != moments[listed.blob]
+            ):
                 raise DocumentRefused(
                     "created_at", "not the moment its file name (the run key) says"
                 ).located(listed.path)

@@ -21,6 +21,7 @@ import secrets
 import shutil
 import tempfile
 import time
+from collections import OrderedDict
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from pathlib import Path
 
@@ -34,10 +35,14 @@ Learnt = tuple[RunSummary, Keys]
 """What a build learns of a run: its summary, for the pages of its suite and the home page, and
 the sieve's keys of its payload."""
 
-Known = tuple[dict[str, RunSummary], dict[tuple[str, str], int]]
-"""What a cache holds: the summary of each run, by blob id; and how many of a run's checks got
-worse against a reference run, by the blob ids of both. (The keys of each run's payload it
-holds apart, as a build needs only those of the runs the last build's sieve lacks: ``keys``.)"""
+Known = tuple[dict[str, str], dict[tuple[str, str], int]]
+"""What a cache knows of the runs it holds: when each was measured (its ``created_at``), by blob
+id; and how many of a run's checks got worse against a reference run, by the blob ids of both.
+(Their summaries and the keys of their payload it reads when asked: ``summaries``, ``keys``.)"""
+
+OPENED = 8
+"""Packs whose summaries a build keeps read (``RunCache.summaries``): a suite's recent runs lie
+in a few, as each pack holds a stretch of one suite's runs."""
 
 PACKS = 128
 """Packs past which a build merges those of fewer than ``SHARD`` runs. Each process of a build
@@ -79,7 +84,9 @@ class RunCache:
         self.mkdocs = self._base / "mkdocs"
         """What mkdocs keeps: the theme's compiled templates, and its last output."""
         self._keyed: dict[str, Path] = {}
-        """The file that holds each known run's keys, as ``known`` found them."""
+        """The file that holds each known run's keys, as ``known`` found them: its summary is in
+        the pack beside it."""
+        self._opened: OrderedDict[Path, dict[str, RunSummary]] = OrderedDict()
 
     @property
     def templates(self) -> Path:
@@ -107,37 +114,34 @@ class RunCache:
         return self.folder / f"{blob}{suffix}"
 
     def known(self) -> Known:
-        """What the builds before learnt: every pack, read once (one that cannot be read, or
-        whose keys are gone, is passed over, as losing it costs only time); past ``PACKS`` of
-        them, those of fewer than ``SHARD`` runs merged into packs of that many (and those that
-        cannot be read removed)."""
-        summaries: dict[str, RunSummary] = {}
+        """What the builds before learnt: every pack's runs and counts, read once (a pack that
+        cannot be read, or whose keys are gone, is passed over, as losing it costs only time);
+        past ``PACKS`` of them, those of fewer than ``SHARD`` runs merged into packs of that
+        many (and those that cannot be read removed). The summaries stay in their packs."""
+        created: dict[str, str] = {}
         worse: dict[tuple[str, str], int] = {}
         small: list[tuple[Path, list[str]]] = []
         packs = sorted(self.folder.glob("*.pack"))
         for pack in packs:
             keys = pack.with_suffix(".keys")
             try:
-                more_summaries, more_worse = pickle.loads(pack.read_bytes())
+                more_created, more_worse, _ = pickle.loads(pack.read_bytes())
                 if not keys.is_file():
                     continue
             except Exception:  # unreadable, cut short, or not a pack: anything unpickling raises
                 small.append((pack, []))
                 continue
-            summaries.update(more_summaries)
+            created.update(more_created)
             worse.update(more_worse)
-            self._keyed.update(dict.fromkeys(more_summaries, keys))
-            if len(more_summaries) < SHARD:
-                small.append((pack, list(more_summaries)))
+            self._keyed.update(dict.fromkeys(more_created, keys))
+            if len(more_created) < SHARD:
+                small.append((pack, list(more_created)))
         if len(packs) > PACKS:
-            self._merge(small, summaries, worse)
-        return summaries, worse
+            self._merge(small, worse)
+        return created, worse
 
     def _merge(
-        self,
-        small: Sequence[tuple[Path, Sequence[str]]],
-        summaries: Mapping[str, RunSummary],
-        worse: Mapping[tuple[str, str], int],
+        self, small: Sequence[tuple[Path, Sequence[str]]], worse: Mapping[tuple[str, str], int]
     ) -> None:
         """Merge the ``small`` packs into packs of ``SHARD`` runs (the last one of fewer), the
         counts of worse checks into the first: no more keys in memory at once than a pack's."""
@@ -146,14 +150,42 @@ class RunCache:
         blobs = [blob for _, some in small for blob in some if blob in self._keyed]
         for start in range(0, max(len(blobs), 1), SHARD):
             learnt = self.keys(blobs[start : start + SHARD])
+            summaries = self.summaries(list(learnt))
             merged = self._pack(
-                {blob: (summaries[blob], keys) for blob, keys in learnt.items()},
+                {blob: (summaries[blob], learnt[blob]) for blob in learnt if blob in summaries},
                 worse if start == 0 else {},
             )
             self._keyed.update(dict.fromkeys(learnt, merged))
         for pack, _ in small:
             pack.unlink(missing_ok=True)
             pack.with_suffix(".keys").unlink(missing_ok=True)
+        self._opened.clear()
+
+    def summaries(self, blobs: Sequence[str]) -> dict[str, RunSummary]:
+        """The summaries of ``blobs`` (runs ``known`` found, or this build ``learnt``), read
+        from their packs when asked: a build holds those of the pages it writes, not every
+        run's (12 KB a run of the bench's shape). The last ``OPENED`` packs read stay open,
+        as a suite's pages ask for runs that lie together."""
+        found: dict[str, RunSummary] = {}
+        for blob in blobs:
+            keys = self._keyed.get(blob)
+            if keys is None:
+                continue
+            pack = keys.with_suffix(".pack")
+            if pack not in self._opened:
+                try:
+                    _, _, inner = pickle.loads(pack.read_bytes())
+                    self._opened[pack] = pickle.loads(inner)
+                except Exception:  # gone or cut short since it was known: a build refuses
+                    self._opened[pack] = {}
+                while len(self._opened) > OPENED:
+                    del self._opened[next(iter(self._opened))]
+            else:
+                self._opened.move_to_end(pack)
+            summary = self._opened[pack].get(blob)
+            if summary is not None:
+                found[blob] = summary
+        return found
 
     def keys(self, blobs: Iterable[str]) -> dict[str, Keys]:
         """The payload keys of the runs ``known`` found, of those among ``blobs`` whose keys
@@ -177,9 +209,10 @@ class RunCache:
         return self._pack(runs, worse) if runs or worse else None
 
     def learnt(self, blobs: Iterable[str], keys: Path) -> None:
-        """The keys of ``blobs`` are in ``keys``, which a process of this build kept (``keep``):
-        ``keys`` reads them from there, so that the build holds no run's keys but while it
-        sieves for them."""
+        """The keys of ``blobs`` are in ``keys``, which a process of this build kept (``keep``),
+        and their summaries in the pack beside it: ``keys`` and ``summaries`` read them from
+        there, so that the build holds no run's keys but while it sieves for them, nor its
+        summary but while it writes the pages that show it."""
         self._keyed.update(dict.fromkeys(blobs, keys))
 
     def _pack(self, runs: Mapping[str, Learnt], worse: Mapping[tuple[str, str], int]) -> Path:
@@ -190,7 +223,9 @@ class RunCache:
         path = self.folder / f"{name}.keys"
         self._write(path, pickle.dumps(keys, pickle.HIGHEST_PROTOCOL))
         summaries = {blob: summary for blob, (summary, _) in runs.items()}
-        data = pickle.dumps((summaries, dict(worse)), protocol=pickle.HIGHEST_PROTOCOL)
+        created = {blob: summary.created_at for blob, summary in summaries.items()}
+        inner = pickle.dumps(summaries, protocol=pickle.HIGHEST_PROTOCOL)
+        data = pickle.dumps((created, dict(worse), inner), protocol=pickle.HIGHEST_PROTOCOL)
         self._write(self.folder / f"{name}.pack", data)
         return path
 

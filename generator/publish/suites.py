@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
+from typing import overload
 
 from generator.publish.cache import RunCache
 from generator.publish.plan import PageJob, Plan, digest
@@ -29,18 +30,50 @@ from generator.site.summary import RunSummary
 from generator.site.writer import Body, Page
 
 
+class Stored(Sequence[RunSummary]):
+    """A suite's runs in order, as summaries read when a page asks for them (``summaries``
+    gives those of some blob ids): a build holds the summaries of the pages it writes, not
+    every run's."""
+
+    def __init__(
+        self, blobs: Sequence[str], summaries: Callable[[Sequence[str]], Mapping[str, RunSummary]]
+    ) -> None:
+        self._blobs = tuple(blobs)
+        self._summaries = summaries
+
+    def __len__(self) -> int:
+        return len(self._blobs)
+
+    @overload
+    def __getitem__(self, index: int) -> RunSummary: ...
+
+    @overload
+    def __getitem__(self, index: slice) -> tuple[RunSummary, ...]: ...
+
+    def __getitem__(self, index: int | slice) -> RunSummary | tuple[RunSummary, ...]:
+        if isinstance(index, slice):
+            blobs = self._blobs[index]
+            found = self._summaries(blobs)
+            return tuple(found[blob] for blob in blobs)
+        blob = self._blobs[index]
+        return self._summaries([blob])[blob]
+
+
 def histories(
-    plan: Plan, summaries: Mapping[str, RunSummary], worse: Mapping[str, int]
+    plan: Plan,
+    summaries: Callable[[Sequence[str]], Mapping[str, RunSummary]],
+    worse: Mapping[str, int],
 ) -> list[SuiteRuns]:
-    """Each suite's runs in order, as summaries, with its reference and what got worse against
-    it (``worse``, by blob id)."""
+    """Each suite's runs in order, as summaries (``Stored``: ``summaries`` gives those of some
+    blob ids), with its reference and what got worse against it (``worse``, by blob id)."""
     return [
         SuiteRuns(
             tenant,
             suite,
-            tuple(summaries[r.blob] for r in runs),
+            Stored([r.blob for r in runs], summaries),
             plan.references[(tenant, suite)].key if (tenant, suite) in plan.references else None,
             {r.key: worse[r.blob] for r in runs if r.blob in worse},
+            tuple(r.key for r in runs),
         )
         for (tenant, suite), runs in plan.suites.items()
     ]

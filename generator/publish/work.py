@@ -101,11 +101,12 @@ def chunks(
 
 @dataclass(frozen=True)
 class Read:
-    """What a chunk learnt: the summary of each run read, the cache's file of their payload
-    keys (None when it read none), the ``own_keys`` asked for, and the file its pages' bodies
-    wait in for their shells (None when it wrote none)."""
+    """What a chunk learnt: when each run it read was measured (its summary's ``created_at``),
+    the cache's file of their payload keys, beside the pack of their summaries (None when it
+    read none), the ``own_keys`` asked for, and the file its pages' bodies wait in for their
+    shells (None when it wrote none)."""
 
-    runs: dict[str, RunSummary]
+    runs: dict[str, str]
     keys: Path | None
     own: dict[str, Keys]
     bodies: Path | None
@@ -248,6 +249,21 @@ def payload_keys_of(
     return keys
 
 
+def summaries_of(
+    head: Committed, cache: RunCache, disclosure: Disclosure, blobs: Sequence[str]
+) -> dict[str, RunSummary]:
+    """The summaries of ``blobs``: kept in the cache (by this build or one before), else (a
+    pack lost since the build began) read from the runs again."""
+    found = cache.summaries(blobs)
+    if len(found) == len(set(blobs)):
+        return found
+    lost = [listed for listed in head.runs if listed.blob in set(blobs) - set(found)]
+    with Blobs(head.git_dir) as opened:
+        for listed in lost:
+            found[listed.blob] = summarise(read_run_of(listed, opened, disclosure)[1])
+    return found
+
+
 def _payloads(
     git_dir: Path, runs: Sequence[Listed], disclosure: Disclosure
 ) -> Iterator[tuple[str, set[str], RedactedRun]]:
@@ -321,9 +337,9 @@ def read_chunk(chunk: Chunk) -> Read:
         previous = listed
     judged = {(b, chunk.reference.blob): n for b, n in worse.items()} if chunk.reference else {}
     keys = context.cache.keep(learnt, judged)
-    summaries = {blob: summary for blob, (summary, _) in learnt.items()}
+    created = {blob: summary.created_at for blob, (summary, _) in learnt.items()}
     bodies_at = stage_bodies(context.staging, bodies)
-    return Read(summaries, keys if learnt else None, own, bodies_at, worse)
+    return Read(created, keys if learnt else None, own, bodies_at, worse)
 
 
 def _against(

@@ -6,6 +6,7 @@ from __future__ import annotations
 import html
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import Any
 
 from markupsafe import Markup, escape
@@ -55,20 +56,34 @@ class SuiteRuns:
 
     tenant: str
     suite: str
-    runs: tuple[RunSummary, ...]
+    runs: Sequence[RunSummary]
+    """Oldest first; a build reads them when a page asks (``publish.suites.Stored``)."""
     reference: str | None
     worse: Mapping[str, int] = field(default_factory=dict)
     """For each run with a reference other than itself, by key: its checks worse than it."""
+    keys: Sequence[str] = ()
+    """Its runs' keys, in the same order (from ``runs`` where not given)."""
+
+    def __post_init__(self) -> None:
+        if not self.keys:
+            object.__setattr__(self, "keys", tuple(run.key for run in self.runs))
+
+    @property
+    def reference_run(self) -> RunSummary | None:
+        """Its reference run's summary, where it has one among its runs."""
+        if self.reference not in self.keys:
+            return None
+        return self.runs[len(self.keys) - 1 - self.keys[::-1].index(self.reference)]
 
     @property
     def heading(self) -> str:
         """The suite as its pages, the home page and the search name it."""
         return f"{self.tenant} · {self.suite}"
 
-    @property
+    @cached_property
     def recent(self) -> tuple[RunSummary, ...]:
         """Its newest runs, those its pages span (``RECENT``), oldest first."""
-        return self.runs[-RECENT:]
+        return tuple(self.runs[-RECENT:])
 
     @property
     def blocks(self) -> int:
@@ -77,7 +92,7 @@ class SuiteRuns:
 
     def block(self, n: int) -> tuple[RunSummary, ...]:
         """The runs of block ``n``, oldest first."""
-        return self.runs[n * BLOCK : (n + 1) * BLOCK]
+        return tuple(self.runs[n * BLOCK : (n + 1) * BLOCK])
 
     @property
     def targets(self) -> int:
@@ -179,7 +194,7 @@ class HistoryPages(Writer):
                 for key in keys
             ),
         ]
-        reference = next((r for r in reversed(history.runs) if r.key == history.reference), None)
+        reference = history.reference_run
         shown_reference = (
             {
                 "href": href(path, run_path(reference.tenant, reference.suite, reference.key)),

@@ -190,9 +190,10 @@ def test_the_cache_knows_what_each_build_kept_and_merges_its_packs_past_packs(
     for n in range(3):
         cache.keep({f"blob{n}": _learnt(f"run{n}")}, {(f"blob{n}", "reference"): n})
     (cache.folder / "0000.pack").write_bytes(b"not a pack")
-    summaries, worse = cache.known()
-    assert sorted(summaries) == ["blob0", "blob1", "blob2"]
-    assert summaries["blob1"] == _learnt("run1")[0]
+    created, worse = cache.known()
+    assert sorted(created) == ["blob0", "blob1", "blob2"]
+    assert created["blob1"] == _learnt("run1")[0].created_at
+    assert cache.summaries(["blob1"]) == {"blob1": _learnt("run1")[0]}
     assert (cache.keys(["blob1"])["blob1"] == _learnt("run1")[1]).all()
     assert worse == {
         ("blob0", "reference"): 0,
@@ -201,7 +202,11 @@ def test_the_cache_knows_what_each_build_kept_and_merges_its_packs_past_packs(
     }
     assert len(list(cache.folder.glob("*.pack"))) == 1
     again = RunCache(tmp_path, "digest")
-    assert again.known() == (summaries, worse)
+    assert again.known() == (created, worse)
+    assert again.summaries(["blob0", "blob2"]) == {
+        "blob0": _learnt("run0")[0],
+        "blob2": _learnt("run2")[0],
+    }
     assert (again.keys(["blob2"])["blob2"] == _learnt("run2")[1]).all()
 
 
@@ -217,14 +222,16 @@ def test_merged_packs_hold_a_shard_of_runs_each_and_full_ones_stay_as_they_are(
     full = cache.keep({f"blob{n}": _learnt(f"run{n}") for n in (8, 9)}, {})
     for n in range(3):
         cache.keep({f"blob{n}": _learnt(f"run{n}")}, {})
-    summaries, _ = cache.known()
-    assert sorted(summaries) == ["blob0", "blob1", "blob2", "blob8", "blob9"]
+    created, _ = cache.known()
+    assert sorted(created) == ["blob0", "blob1", "blob2", "blob8", "blob9"]
     assert full is not None and full.is_file()
     sizes = sorted(len(pickle.loads(p.read_bytes())) for p in cache.folder.glob("*.keys"))
     assert sizes == [1, 2, 2]
     again = RunCache(tmp_path, "digest")
-    assert again.known()[0] == summaries
-    assert all((again.keys([b])[b] == _learnt(f"run{b[4:]}")[1]).all() for b in summaries)
+    assert again.known()[0] == created
+    for blob in created:
+        assert again.summaries([blob]) == {blob: _learnt(f"run{blob[4:]}")[0]}
+        assert (again.keys([blob])[blob] == _learnt(f"run{blob[4:]}")[1]).all()
 
 
 def test_a_pack_whose_keys_are_lost_costs_only_its_runs(tmp_path: Path):
