@@ -40,7 +40,7 @@ Known = tuple[dict[str, str], dict[tuple[str, str], int]]
 id; and how many of a run's checks got worse against a reference run, by the blob ids of both.
 (Their summaries and the keys of their payload it reads when asked: ``summaries``, ``keys``.)"""
 
-OPENED = 8
+OPENED = 16
 """Packs whose summaries a build keeps read (``RunCache.summaries``): a suite's recent runs lie
 in a few, as each pack holds a stretch of one suite's runs."""
 

@@ -29,6 +29,9 @@ from generator.site.rewrite import entries_json
 from generator.site.summary import RunSummary
 from generator.site.writer import Body, Page
 
+HELD = 2 * BLOCK
+"""Summaries a suite's ``Stored`` keeps of those it read: its recent runs and a block."""
+
 
 class Stored(Sequence[RunSummary]):
     """A suite's runs in order, as summaries read when a page asks for them (``summaries``
@@ -40,9 +43,21 @@ class Stored(Sequence[RunSummary]):
     ) -> None:
         self._blobs = tuple(blobs)
         self._summaries = summaries
+        self._held: dict[str, RunSummary] = {}
 
     def __len__(self) -> int:
         return len(self._blobs)
+
+    def _read(self, blobs: Sequence[str]) -> dict[str, RunSummary]:
+        """The summaries of ``blobs``, the last ``HELD`` asked for kept: a suite's pages ask for
+        its newest runs a few times over."""
+        wanted = [blob for blob in blobs if blob not in self._held]
+        if wanted:
+            self._held.update(self._summaries(wanted))
+        found = {blob: self._held[blob] for blob in blobs}
+        for blob in list(self._held)[: max(0, len(self._held) - HELD)]:
+            del self._held[blob]
+        return found
 
     @overload
     def __getitem__(self, index: int) -> RunSummary: ...
@@ -53,10 +68,10 @@ class Stored(Sequence[RunSummary]):
     def __getitem__(self, index: int | slice) -> RunSummary | tuple[RunSummary, ...]:
         if isinstance(index, slice):
             blobs = self._blobs[index]
-            found = self._summaries(blobs)
+            found = self._read(blobs)
             return tuple(found[blob] for blob in blobs)
         blob = self._blobs[index]
-        return self._summaries([blob])[blob]
+        return self._read([blob])[blob]
 
 
 def histories(
