@@ -280,8 +280,9 @@ def _payloads(
 
 def read_chunks(context: Context, chunks: Sequence[Chunk], jobs: int) -> Iterator[Read]:
     """``read_chunk`` over ``chunks`` in ``jobs`` processes. Where several processes write
-    pages, each would import scipy's statistics (most of a second, some 50 MB) for the intervals
-    and tests of its pages: this process imports them once before it forks, and they share it."""
+    pages, each would import ``scipy.special`` (a tenth of a second, some 30 MB) for the
+    quantiles of its pages' intervals and tests: this process imports it once before it forks,
+    and they share it."""
     if jobs > 1 and len(chunks) > 1 and any(chunk.jobs for chunk in chunks):
         warm()
     return run_in_processes(context, read_chunk, chunks, jobs)

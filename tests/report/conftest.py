@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import importlib.util
 import json
+import sys
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -41,6 +42,7 @@ def bench_run(n: int) -> dict[str, Any]:
     spec = importlib.util.spec_from_file_location("bench_build", REPOSITORY / "bench" / "build.py")
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module
     spec.loader.exec_module(module)
     run: dict[str, Any] = module.run_document(n)
     run["suite"] = "bench"
