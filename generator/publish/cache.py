@@ -40,9 +40,10 @@ Known = tuple[dict[str, str], dict[tuple[str, str], int]]
 id; and how many of a run's checks got worse against a reference run, by the blob ids of both.
 (Their summaries and the keys of their payload it reads when asked: ``summaries``, ``keys``.)"""
 
-OPENED = 16
-"""Packs whose summaries a build keeps read (``RunCache.summaries``): a suite's recent runs lie
-in a few, as each pack holds a stretch of one suite's runs."""
+OPENED = 2000
+"""Runs whose summaries a build keeps read, the packs read last (``RunCache.summaries``): a
+suite's recent runs lie in a few, and a merged pack holds ``SHARD`` runs, so a bound on packs
+alone held every run's at 10,000 runs (99 MB)."""
 
 PACKS = 128
 """Packs past which a build merges those of fewer than ``SHARD`` runs. Each process of a build
@@ -164,8 +165,8 @@ class RunCache:
     def summaries(self, blobs: Sequence[str]) -> dict[str, RunSummary]:
         """The summaries of ``blobs`` (runs ``known`` found, or this build ``learnt``), read
         from their packs when asked: a build holds those of the pages it writes, not every
-        run's (12 KB a run of the bench's shape). The last ``OPENED`` packs read stay open,
-        as a suite's pages ask for runs that lie together."""
+        run's (12 KB a run of the bench's shape). The packs read last stay open, up to
+        ``OPENED`` runs' summaries, as a suite's pages ask for runs that lie together."""
         found: dict[str, RunSummary] = {}
         for blob in blobs:
             keys = self._keyed.get(blob)
@@ -178,7 +179,7 @@ class RunCache:
                     self._opened[pack] = pickle.loads(inner)
                 except Exception:  # gone or cut short since it was known: a build refuses
                     self._opened[pack] = {}
-                while len(self._opened) > OPENED:
+                while sum(map(len, self._opened.values())) > OPENED and len(self._opened) > 1:
                     del self._opened[next(iter(self._opened))]
             else:
                 self._opened.move_to_end(pack)
