@@ -74,6 +74,12 @@ two or three decimals a suite's pages write are a few thousand. Kept at 65,536, 
 build's process had written took some 40 MB by its thousandth run, for no time saved."""
 
 
+_MOMENTS = 1 << 11
+"""How many moments a language keeps written: a suite's pages and its search entries write its
+recent runs' and a block's. A run's moment is its own, so a build's process that wrote 5,000
+runs' pages kept 5,000 of them, some 6 MB, at a bound of 16,384."""
+
+
 def exact(value: float) -> str:
     """The stored figure, for a tooltip: six decimals at most, a point in every language."""
     text = f"{at_precision(value):.{PRECISION}f}".rstrip("0")
@@ -257,7 +263,7 @@ def _setting(cldr: Locale, value: float) -> str:
     return format_decimal(decimal(value), "#,##0.######", locale=cldr)
 
 
-@lru_cache(maxsize=1 << 14)
+@lru_cache(maxsize=_MOMENTS)
 def _moment(cldr: Locale, iso: str) -> str:
     """``Formats.moment``, kept: the search index names every run by its moment, in each
     language, at every build. CLDR's medium patterns applied as they stand, as
@@ -270,7 +276,7 @@ def _moment(cldr: Locale, iso: str) -> str:
     return f"{_written(cldr, when, 'medium', 'medium')} {zone}"
 
 
-@lru_cache(maxsize=1 << 14)
+@lru_cache(maxsize=_MOMENTS)
 def _short_moment(cldr: Locale, iso: str, seconds: bool) -> str:
     """``Formats.moment_short``, kept: a suite page writes each run's moment in every chart of
     its history and in its runs table. CLDR's patterns applied as they stand (Babel's

@@ -132,9 +132,10 @@ def href(source: str, target: str) -> str:
     return "/".join(map(_quoted, parts)) + "/"
 
 
-@lru_cache(maxsize=1 << 14)
+@lru_cache(maxsize=1 << 11)
 def _quoted(part: str) -> str:
-    """A segment as a link carries it; kept, as a suite's links share their tenant and suite."""
+    """A segment as a link carries it; kept, as a suite's links share their tenant and suite
+    (a run's key is its own: a larger bound held every key a process wrote)."""
     return quote(part, safe="")
 
 
