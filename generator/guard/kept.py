@@ -43,6 +43,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from generator.guard import sieve
+from generator.guard.pieces import Arrived, Record, Remake, Store, pieces_of
 
 BATCH = 256
 """Pages a thread checks in one go."""
@@ -69,6 +70,10 @@ class Kept:
     keys."""
     seen: Mapping[str, Signature]
     """The signature of each file found as the last build wrote it, when it was found so."""
+    store: Record | None
+    """The store of pieces (``guard.pieces``) that covers every page kept, for the build to add
+    the pages it wrote to: the last build's, or one made anew of the kept pages; None where there
+    is none."""
 
 
 Signed = dict[str, tuple[Signature, str]]
@@ -162,14 +167,24 @@ class Checker:
     """The two passes of one check, in ``threads`` threads."""
 
     def __init__(
-        self, site: Path, expected: Mapping[str, str], threads: int, signed: Signed | None = None
+        self,
+        site: Path,
+        expected: Mapping[str, str],
+        threads: int,
+        signed: Signed | None = None,
+        store: tuple[Path, str] | None = None,
     ) -> None:
         """Start the first pass: each page of ``expected`` against its digest, or against its
-        signature where the last build ``signed`` it with this digest."""
+        signature where the last build ``signed`` it with this digest. ``store`` is where the
+        site's store of pieces is recorded, and the digest of the manifest of the site found
+        (the store is made anew where it covers another, or has ``grown``)."""
         self._site = site
         self._expected = expected
         self._signed = signed or {}
-        self._pool = ThreadPoolExecutor(max(1, threads))
+        self._threads = max(1, threads)
+        self._pool = ThreadPoolExecutor(self._threads)
+        self._record = store[0] if store is not None else None
+        self._store = Store.read(*store) if store is not None else None
         files = list(expected)
         self._first: dict[str, Future[dict[str, Signature | None]]] = {}
         for start in range(0, len(files), BATCH):
@@ -216,26 +231,50 @@ class Checker:
             return read[1]
         return self._as_written(file, read)
 
-    def _sieved(self, own: sieve.OwnPages, files: Sequence[str]) -> dict[str, Judged]:
+    def _sieved(
+        self, own: sieve.OwnPages, runs: Sequence[int], files: Sequence[str], remaking: bool
+    ) -> tuple[dict[str, Judged], set[bytes]]:
+        """Each of ``files`` judged, with the runs (of ``runs``, by their places in ``own``)
+        whose payload it may carry; and, when ``remaking``, the pieces of them all."""
         judged = {}
+        pieces: set[bytes] = set()
         for file in files:
             read = _contents(self._site / file)
-            runs = frozenset(own.runs_in(read[0])) if read is not None else frozenset()
-            judged[file] = (self._same(file, read), runs)
-        return judged
+            found = own.runs_in(read[0]) if read is not None else set()
+            judged[file] = (self._same(file, read), frozenset(runs[n] for n in found))
+            if remaking and read is not None:
+                pieces |= pieces_of(read[0])
+        return judged, pieces
 
-    def finish(self, keys: Sequence[sieve.Keys], kept: Sequence[str]) -> Kept:
-        """The files altered, and the pages of ``kept`` that may carry the payload of ``keys``
-        (the ``own_keys`` of each arrived run)."""
+    def finish(self, arrived: Sequence[Arrived], kept: Sequence[str]) -> Kept:
+        """The files altered, and the pages of ``kept`` that may carry the payload of the runs
+        ``arrived``: each is sought in the kept pages unless the store rules it out."""
         with self._pool:
+            ruled_out: set[int] = set()
+            if self._store is not None and arrived:
+                cuts = [cut for _, cut in arrived]
+                ruled_out = self._store.absent(cuts, self._pool, self._threads)
+            runs = [n for n in range(len(arrived)) if n not in ruled_out]
+            store = self._store.record if self._store is not None else None
+            remake = None
+            if self._record is not None and kept and (self._store is None or self._store.grown()):
+                remake = Remake(self._record)
             sieved: dict[str, Judged] = {}
-            if keys:
-                own = sieve.OwnPages(keys)
+            if runs or remake is not None:
+                own = sieve.OwnPages([arrived[n][0] for n in runs])
                 starts = range(0, len(kept), BATCH)
                 for batch in [
-                    self._pool.submit(self._sieved, own, kept[n : n + BATCH]) for n in starts
+                    self._pool.submit(
+                        self._sieved, own, runs, kept[n : n + BATCH], remake is not None
+                    )
+                    for n in starts
                 ]:
-                    sieved.update(batch.result())
+                    judged, pieces = batch.result()
+                    sieved.update(judged)
+                    if remake is not None:
+                        remake.add(pieces)
+            if remake is not None:
+                store = remake.close()
             judged = {
                 file: sieved[file] if file in sieved else (self._first_said(file), frozenset())
                 for file in dict.fromkeys([*self._expected, *kept])
@@ -244,6 +283,7 @@ class Checker:
             frozenset(file for file, (same, _) in judged.items() if same is None),
             {file: runs for file, (_, runs) in judged.items() if runs},
             {file: same for file, (same, _) in judged.items() if same is not None},
+            store,
         )
 
     def stop(self) -> None:
@@ -254,17 +294,17 @@ class Checker:
 def serve() -> None:
     """The process's side: the two passes in, what they found out."""
     try:
-        site, expected, threads, record = pickle.load(sys.stdin.buffer)
+        site, expected, threads, record, store = pickle.load(sys.stdin.buffer)
     except EOFError:  # the build ended before it sent the work
         return
-    checker = Checker(site, expected, threads, _recorded(record))
+    checker = Checker(site, expected, threads, _recorded(record), store)
     try:
-        keys, bounds, kept = pickle.load(sys.stdin.buffer)
+        arrived, bounds, kept = pickle.load(sys.stdin.buffer)
     except EOFError:
         checker.stop()
         return
     sieve.AUTOMATON_FORMS, sieve.DFA_BYTES = bounds
-    found = checker.finish(keys, kept)
+    found = checker.finish(arrived, kept)
     try:
         sys.stdout.buffer.write(pickle.dumps(found, pickle.HIGHEST_PROTOCOL))
         sys.stdout.buffer.flush()

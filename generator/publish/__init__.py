@@ -45,8 +45,8 @@ from generator.archive import Archive
 from generator.errors import DocumentRefused, Refused
 from generator.guard.kept import Kept, content_digest, sign
 from generator.guard.kept_check import KeptCheck
+from generator.guard.pieces import Arrived, drop, keep
 from generator.guard.scan import contents, shipped
-from generator.guard.sieve import Keys
 from generator.guard.sieving import run_sieve
 from generator.publish.apply import OutRefused, building, place
 from generator.publish.cache import FOLDER, RunCache
@@ -214,9 +214,16 @@ class _Build:
             started = staging.stat().st_ctime_ns  # before the check reads anything
             old = None if full else last
             checking = None
+            store = self.cache.pieces(self.out) if self.uncached is None else None
             if old is not None:  # the check ends with this build, even one that restarts
                 checking = stack.enter_context(check or KeptCheck())
-                checking.start(self.out, old.files, self.jobs, self.cache.signatures(self.out))
+                checking.start(
+                    self.out,
+                    old.files,
+                    self.jobs,
+                    self.cache.signatures(self.out),
+                    (store, old.digest) if store is not None else None,
+                )
             elif check is not None:
                 check.close()  # nothing kept to check: its memory goes now, not with the build
             known, known_worse = self.cache.known()
@@ -235,10 +242,11 @@ class _Build:
             context = Context(
                 head.git_dir, self.disclosure, self.cache, staging, self.settings.for_files
             )
+            context.pieces = staging / "pieces" if store is not None else None
             kept = sorted({job.file for job in everything} - {job.file for job in render})
             arrivals = [n for n, listed in enumerate(head.runs) if listed.blob in arrived]
             early = len(arrivals) <= EARLY
-            own: dict[str, Keys] = {}
+            own: dict[str, Arrived] = {}
             if checking is not None and early:
                 own = arrival_keys(head.git_dir, [head.runs[n] for n in arrivals], self.disclosure)
                 checking.send([own[head.runs[n].blob] for n in arrivals], kept)
@@ -268,7 +276,7 @@ class _Build:
                 partial(payload_keys_of, head, self.cache, self.disclosure),
             )
             del cached, learnt
-            written = self._wrap(context, bodies, tick)
+            written, batches = self._wrap(context, bodies, tick)
             present = dict(sorted({**made, **{w.file: built / w.file for w in written}}.items()))
             candidates, where = self._sieve_rest(context, present, written)
             checked = checking.results() if checking is not None else None
@@ -297,8 +305,15 @@ class _Build:
                 bodies={job.file: job.body for job in everything},
                 files=files,
             )
-            (built / MANIFEST).write_text(manifest.text(), encoding="utf-8")
+            text = manifest.text().encode("utf-8")
+            (built / MANIFEST).write_bytes(text)
             staged = (built / MANIFEST).stat().st_ctime_ns
+            if store is not None:  # before the site is put in place: ``guard.pieces``
+                base = checked.store if checked is not None else None
+                if kept and base is None:
+                    drop(store)
+                else:
+                    keep(store, base if kept else None, batches, content_digest(text))
             if old is None or checked is None:
                 placed: Collection[str] = files
             else:
@@ -323,12 +338,13 @@ class _Build:
 
     def _read(
         self, context: Context, chunks: list[Chunk], tick: Callable[[], None]
-    ) -> tuple[dict[str, str], dict[str, Keys], list[Path], dict[str, int]]:
+    ) -> tuple[dict[str, str], dict[str, Arrived], list[Path], dict[str, int]]:
         """Read the chunks in parallel: when each run read was measured (its summary and keys
-        the cache holds), the ``own_keys`` of the arrived runs asked for, the files of bodies
-        written, and the checks worse than the reference of the runs asked for."""
+        the cache holds), what the kept pages' check needs of the arrived runs asked for, the
+        files of bodies written, and the checks worse than the reference of the runs asked
+        for."""
         learnt: dict[str, str] = {}
-        own: dict[str, Keys] = {}
+        own: dict[str, Arrived] = {}
         bodies: list[Path] = []
         worse: dict[str, int] = {}
         for chunk, result in zip(chunks, read_chunks(context, chunks, self.jobs), strict=True):
@@ -358,13 +374,16 @@ class _Build:
 
     def _wrap(
         self, context: Context, bodies: Sequence[Path], tick: Callable[[], None]
-    ) -> list[Written]:
+    ) -> tuple[list[Written], list[Path]]:
+        """The pages written, and the files of their pieces (``guard.pieces.keep_batch``)."""
         written: list[Written] = []
-        for batch in run_in_processes(context, wrap, bodies, self.jobs):
+        batches: list[Path] = []
+        for batch, pieces in run_in_processes(context, wrap, bodies, self.jobs):
             written += batch
+            batches += [pieces] if pieces is not None else []
             for _ in batch:
                 tick()
-        return written
+        return written, batches
 
     def _sieve_rest(
         self, context: Context, present: Mapping[str, Path], written: Sequence[Written]

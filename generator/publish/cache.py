@@ -258,6 +258,13 @@ class RunCache:
         name = hashlib.sha256(os.fsencode(out.resolve())).hexdigest()[:32]
         return self.folder / "sites" / name
 
+    def pieces(self, out: Path) -> Path:
+        """Where the store of the pieces of the pages of the site at ``out`` is recorded
+        (``guard.pieces``), beside its files; the folder made."""
+        path = self.signatures(out).with_suffix(".pieces")
+        path.parent.mkdir(exist_ok=True)
+        return path
+
     def keep_signatures(self, out: Path, signed: Signed) -> None:
         """Keep the signatures of the site just put in place at ``out``."""
         path = self.signatures(out)
