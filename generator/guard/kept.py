@@ -70,10 +70,10 @@ class Kept:
     keys."""
     seen: Mapping[str, Signature]
     """The signature of each file found as the last build wrote it, when it was found so."""
-    store: Record | None
-    """The store of pieces (``guard.pieces``) that covers every page kept, for the build to add
-    the pages it wrote to: the last build's, or one made anew of the kept pages; None where there
-    is none."""
+    remade: Record | None
+    """The store of pieces (``guard.pieces``) made anew of the pages kept, for the build to add
+    the pages it wrote to; None where the store found covers the site (or there is none to
+    make)."""
 
 
 Signed = dict[str, tuple[Signature, str]]
@@ -255,7 +255,6 @@ class Checker:
                 cuts = [cut for _, cut in arrived]
                 ruled_out = self._store.absent(cuts, self._pool, self._threads)
             runs = [n for n in range(len(arrived)) if n not in ruled_out]
-            store = self._store.record if self._store is not None else None
             remake = None
             if self._record is not None and kept and (self._store is None or self._store.grown()):
                 remake = Remake(self._record)
@@ -273,8 +272,7 @@ class Checker:
                     sieved.update(judged)
                     if remake is not None:
                         remake.add(pieces)
-            if remake is not None:
-                store = remake.close()
+            remade = remake.close() if remake is not None else None
             judged = {
                 file: sieved[file] if file in sieved else (self._first_said(file), frozenset())
                 for file in dict.fromkeys([*self._expected, *kept])
@@ -283,7 +281,7 @@ class Checker:
             frozenset(file for file, (same, _) in judged.items() if same is None),
             {file: runs for file, (_, runs) in judged.items() if runs},
             {file: same for file, (same, _) in judged.items() if same is not None},
-            store,
+            remade,
         )
 
     def stop(self) -> None:

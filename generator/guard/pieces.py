@@ -61,6 +61,10 @@ GROWN = 0.5
 """What the pieces added since the store was made may come to, of those it was made with,
 before the next check makes it anew from the kept pages."""
 
+MERGED = 1 << 16
+"""Hashes of pieces added since the store was made (held in its record) past which a build
+merges them into its index, so that the record stays small."""
+
 BLOCK = 1 << 20
 """Bytes of the store a thread sieves in one go."""
 
@@ -131,11 +135,12 @@ class Record:
     length: int
     """The bytes of that file it is made of (a build stopped while adding to it left more)."""
     index: str
-    """The file of the sorted hashes of the pieces it was made with."""
+    """The file of the sorted hashes of its pieces but those of ``added``."""
     made: int
     """The bytes of pieces it was made with."""
     added: Hashes
-    """The sorted hashes of the pieces added since."""
+    """The sorted hashes of the last pieces added, until ``MERGED`` of them are merged into the
+    index."""
 
 
 class Store:
@@ -314,7 +319,12 @@ def _added(folder: Path, base: Record, batches: Sequence[Path]) -> Record:
                 target.write(data)
                 length += len(data)
                 added.append(hashes[new])
-    return replace(base, length=length, added=np.unique(np.concatenate(added)))
+    since = np.unique(np.concatenate(added))
+    if len(since) <= MERGED:
+        return replace(base, length=length, added=since)
+    name = f"{base.pieces}-{secrets.token_hex(8)}.npy"
+    np.save(folder / name, np.union1d(index, since))
+    return replace(base, length=length, index=name, added=np.zeros(0, dtype=np.uint64))
 
 
 def _among(hashes: Hashes, sorted_hashes: npt.NDArray[np.uint64]) -> npt.NDArray[np.bool_]:

@@ -45,7 +45,7 @@ from generator.archive import Archive
 from generator.errors import DocumentRefused, Refused
 from generator.guard.kept import Kept, content_digest, sign
 from generator.guard.kept_check import KeptCheck
-from generator.guard.pieces import Arrived, drop, keep
+from generator.guard.pieces import Arrived, Store, drop, keep
 from generator.guard.scan import contents, shipped
 from generator.guard.sieving import run_sieve
 from generator.publish.apply import OutRefused, building, place
@@ -309,11 +309,7 @@ class _Build:
             (built / MANIFEST).write_bytes(text)
             staged = (built / MANIFEST).stat().st_ctime_ns
             if store is not None:  # before the site is put in place: ``guard.pieces``
-                base = checked.store if checked is not None else None
-                if kept and base is None:
-                    drop(store)
-                else:
-                    keep(store, base if kept else None, batches, content_digest(text))
+                self._keep_pieces(store, old, checked, kept, batches, content_digest(text))
             if old is None or checked is None:
                 placed: Collection[str] = files
             else:
@@ -335,6 +331,30 @@ class _Build:
             self.disclosure.model_dump(),
             self.uncached,
         )
+
+    def _keep_pieces(
+        self,
+        store: Path,
+        old: Manifest | None,
+        checked: Kept | None,
+        kept: Collection[str],
+        batches: Sequence[Path],
+        manifest: str,
+    ) -> None:
+        """Record the store of the pieces of the site whose manifest is ``manifest``: made of
+        the pages written (``batches``) when none is kept, else those added to the store that
+        covers the pages kept (the one the check made anew of them, or the last build's)."""
+        if not kept:
+            keep(store, None, batches, manifest)
+            return
+        base = checked.remade if checked is not None else None
+        if base is None and old is not None:
+            found = Store.read(store, old.digest)
+            base = found.record if found is not None else None
+        if base is None:
+            drop(store)
+        else:
+            keep(store, base, batches, manifest)
 
     def _read(
         self, context: Context, chunks: list[Chunk], tick: Callable[[], None]

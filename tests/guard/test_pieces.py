@@ -133,15 +133,14 @@ def _checked(
 
 def test_the_check_reads_no_kept_page_for_a_run_the_store_rules_out(tmp_path):
     """Markup in the pages and in the payload: a run on a kept page is found, a run on none is
-    not sought (no page read), and the store the check found is the one the build adds to."""
+    not sought (no page read), and the store found is not made anew."""
     site = tmp_path / "site"
     site.mkdir()
     expected = _site(site, PAGES)
     record = _made(tmp_path, [page.encode() for page in PAGES.values()])
     reads: list[str] = []
     checked = _checked(site, expected, record, [CLEAN], reads)
-    assert (checked.found, reads) == ({}, [])
-    assert checked.store is not None and checked.store.manifest == MANIFEST
+    assert (checked.found, reads, checked.remade) == ({}, [], None)
     payloads = [CLEAN, ["A -> B and more text"], ["<b>Jane Doe</b> of 4 Privet Drive"]]
     checked = _checked(site, expected, record, payloads, reads)
     assert checked.found == {"1.html": frozenset({1}), "2.html": frozenset({2})}
@@ -169,8 +168,8 @@ def test_the_check_reads_every_kept_page_without_a_store_and_makes_one_of_them(
     checked = _checked(site, expected, record, [CLEAN, ["a -> b and more text"]], reads)
     assert checked.found == {"1.html": frozenset({1})}
     assert sorted(reads) == sorted(PAGES)
-    assert checked.store is not None and checked.store.manifest == ""
-    keep(record, checked.store, [], MANIFEST)
+    assert checked.remade is not None and checked.remade.manifest == ""
+    keep(record, checked.remade, [], MANIFEST)
     remade = Store.read(record, MANIFEST)
     assert remade is not None
     assert set((tmp_path / remade.record.pieces).read_bytes().split(b"<")) == {
@@ -196,3 +195,26 @@ def test_a_rebuild_adds_only_the_pieces_the_store_lacks_after_what_a_stopped_one
     assert added is not None and added.record.pieces == made.record.pieces
     assert pieces.read_bytes() == b"the first page of the site<a new one<the first page<"
     assert len(added.record.added) == 2
+
+
+def test_the_pieces_added_merged_into_the_index_are_not_added_again(
+    tmp_path, monkeypatch: pytest.MonkeyPatch
+):
+    """Past ``MERGED`` hashes added, the record's go into a new index (and the old one goes):
+    the pieces they stand for are still known."""
+    record = _made(tmp_path, [b"<p>the first page of the site</p>"])
+    made = Store.read(record, MANIFEST)
+    assert made is not None
+    monkeypatch.setattr(pieces_module, "MERGED", 1)
+    page = b"<p>a second page</p><p>and more of it</p>"
+    keep(record, made.record, [keep_batch(tmp_path / "batches", pieces_of(page))], "n" * 64)
+    merged = Store.read(record, "n" * 64)
+    assert merged is not None and merged.record.index != made.record.index
+    assert (len(merged.record.added), merged.record.length) == (0, made.record.length + 29)
+    assert {path.name for path in tmp_path.glob(f"{record.name}-*")} == {
+        merged.record.pieces,
+        merged.record.index,
+    }
+    keep(record, merged.record, [keep_batch(tmp_path / "batches", pieces_of(page))], "o" * 64)
+    again = Store.read(record, "o" * 64)
+    assert again is not None and again.record.length == merged.record.length
