@@ -1,10 +1,12 @@
 """The check of the pages a build keeps, in a process of its own beside the build.
 
-Every page a build keeps must be what the last build wrote (its content digest), and is sieved
-for the payload of the runs that arrived since (``sieve.OwnPages``). That is reading every run
-and comparison page of the site, 160 MB at 1,000 runs; done last, it took a fifth of a rebuild.
-So the check starts with the build and works in two passes, each on a core the build is not
-using:
+Every page a build keeps must be what the last build wrote (its content digest), and must not
+carry the payload of the runs that arrived since (``sieve.OwnPages``). Sieving every run and
+comparison page of the site is reading 349 MB at 1,000 runs, and grows with the archive; so
+the store of the site's pieces (``guard.pieces``) rules out first each arrived run that no kept
+page can carry, from 49 MB of distinct pieces at 1,000 runs, and only the runs it cannot rule
+out are sought page by page. The check starts with the build and works in two passes, each on
+a core the build is not using:
 
 1. as soon as it has imported what it needs, it checks every file of the last build against
    the digest the last build's manifest gives it: the build does not know yet which pages it
@@ -12,9 +14,13 @@ using:
    wrote (edited by hand). A file whose signature is the one the last build signed it with
    (``sign``) is not read: it has not changed since;
 2. once the build knows the arrived runs' keys (before it reads the runs, when few arrived),
-   it is handed them and the pages it keeps, and reads those pages again (from the page cache
-   now) to sieve them. With no run arrived there is nothing to sieve, and a build that only
-   checks its pages waits for none.
+   it is handed them and the pages it keeps, rules out what it can with the store, and reads
+   those pages again (from the page cache now) to sieve them for the other runs. With no run
+   left to sieve for, it reads none, and a build that only checks its pages waits for none.
+   Where the store does not cover the site found (gone, cut short, or recorded for another
+   site), or has grown past ``pieces.GROWN``, it makes it anew of the pages it reads (4.8 s at
+   1,000 runs, against 0.25 for the sieve alone: once, and then once the store has grown by
+   half).
 
 A page whose file changed between the passes (its inode, size or times) has its digest taken
 again from what the second pass read, so the digest and the sieve judge the same bytes.
@@ -24,9 +30,10 @@ build writes to it, and then holds each page it wrote twice (50 MiB more at 3,00
 the check was forked once the runs were read). Inside it, ``threads`` threads: reading a file,
 its digest and the automaton's search let go of the GIL.
 
-The process reads two pickles on its stdin, ``(site, expected, threads, record)`` (the files
-to check, their digests, and where the last build kept their signatures) and, when the build
-knows them, ``(keys, bounds, kept)``, and writes one ``Kept`` to its stdout. The build's
+The process reads two pickles on its stdin, ``(site, expected, threads, record, store)`` (the
+files to check, their digests, where the last build kept their signatures, and where the
+site's store is recorded with the digest of the manifest found) and, when the build knows
+them, ``(arrived, bounds, kept)``, and writes one ``Kept`` to its stdout. The build's
 side of it is ``guard.kept_check``.
 """
 

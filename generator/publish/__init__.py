@@ -13,14 +13,16 @@ site for. The build, in order:
 4. let mkdocs build the home and suite pages and the shells, from the summaries (a suite's page
    and search entries kept from the last build while its history stands still: ``suites``);
 5. wrap each body in its shell, and sieve every file written for every run's payload keys
-   (``guard.sieving``), while a process of its own sieves every file kept for the payload of the
-   runs that arrived (``guard.kept``, handed its work as soon as those runs' keys are known:
-   before the runs are read, when so few arrived that the build reads them for it first,
-   ``EARLY``);
+   (``guard.sieving``), keeping the pieces of the pages written (``guard.pieces``), while a
+   process of its own sieves every file kept for the payload of the runs that arrived that the
+   store of the site's pieces does not rule out (``guard.kept``, handed its work as soon as
+   those runs' keys are known: before the runs are read, when so few arrived that the build
+   reads them for it first, ``EARLY``);
 6. confirm what the sieves let through with the guard's exact search (``confirm``), and
    refuse the build on a leak;
-7. put the site in place (``apply``), and sign the files it left there, so that the next
-   build's check takes them as written without reading them (``guard.kept.sign``).
+7. record the store of the site's pieces for the manifest written, then put the site in place
+   (``apply``), and sign the files it left there, so that the next build's check takes them as
+   written without reading them (``guard.kept.sign``).
 
 The scan is as whole as a full build's: every file written is searched for the payload of
 every run, and every file kept (unchanged since the last build, which searched it for the

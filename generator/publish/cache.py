@@ -7,9 +7,11 @@ process of one build, pickled: the cache is runsite's own, like the templates it
 beside it), the keys in a file beside each pack. A build then reads only the runs that arrived
 since the last one. It also keeps the sieve it made of every run's keys, which later builds map
 from its files instead of making it again, sieving apart for the runs it lacks: so a rebuild
-reads no run's keys but those. The cache lives in the archive's own ``.runsite/`` folder, which
-ignores itself in git. Of each payload string it holds the first 16 bytes, the last 4 and the
-length, not the rest (the documents beside it hold them whole), and losing it costs only time.
+reads no run's keys but those. For each folder a site is built in, it keeps the signatures of
+its files (``guard.kept.sign``) and the store of its pages' pieces (``guard.pieces``). The
+cache lives in the archive's own ``.runsite/`` folder, which ignores itself in git. Of each
+payload string it holds the first 16 bytes, the last 4 and the length, not the rest (the
+documents beside it hold them whole), and losing it costs only time.
 """
 
 from __future__ import annotations
