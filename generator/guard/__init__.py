@@ -14,9 +14,7 @@ file, narrows the search first, with the modules it imports where it needs them:
 - ``scan``: the exact search, ``leaks`` itself, and which files need none (``shipped``);
 - ``sieve``: which runs' payload a file may carry, from 16-byte keys; ``sieving``: the sieve
   of every run of the archive, kept from one build to the next;
-- ``kept``, ``kept_check``: the check of the pages a build keeps, in a process of its own;
-  ``pieces``: the store of the pieces of a site's pages, which rules out the runs no kept page
-  can carry.
+- ``kept``, ``kept_check``: the check of the pages a build keeps, in a process of its own.
 
 The guard knows strings and bytes, not the run document: its callers hand it the payload, and
 it imports nothing of runsite but itself. Importing this package loads nothing heavy, as

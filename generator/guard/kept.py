@@ -1,12 +1,10 @@
 """The check of the pages a build keeps, in a process of its own beside the build.
 
-Every page a build keeps must be what the last build wrote (its content digest), and must not
-carry the payload of the runs that arrived since (``sieve.OwnPages``). Sieving every run and
-comparison page of the site is reading 349 MB at 1,000 runs, and grows with the archive; so
-the store of the site's pieces (``guard.pieces``) rules out first each arrived run that no kept
-page can carry, from 49 MB of distinct pieces at 1,000 runs, and only the runs it cannot rule
-out are sought page by page. The check starts with the build and works in two passes, each on
-a core the build is not using:
+Every page a build keeps must be what the last build wrote (its content digest), and is sieved
+for the payload of the runs that arrived since (``sieve.OwnPages``). That is reading every run
+and comparison page of the site, 160 MB at 1,000 runs; done last, it took a fifth of a rebuild.
+So the check starts with the build and works in two passes, each on a core the build is not
+using:
 
 1. as soon as it has imported what it needs, it checks every file of the last build against
    the digest the last build's manifest gives it: the build does not know yet which pages it
@@ -14,13 +12,9 @@ a core the build is not using:
    wrote (edited by hand). A file whose signature is the one the last build signed it with
    (``sign``) is not read: it has not changed since;
 2. once the build knows the arrived runs' keys (before it reads the runs, when few arrived),
-   it is handed them and the pages it keeps, rules out what it can with the store, and reads
-   those pages again (from the page cache now) to sieve them for the other runs. With no run
-   left to sieve for, it reads none, and a build that only checks its pages waits for none.
-   Where the store does not cover the site found (gone, cut short, or recorded for another
-   site), or has grown past ``pieces.GROWN``, it makes it anew of the pages it reads (4.8 s at
-   1,000 runs, against 0.25 for the sieve alone: once, and then once the store has grown by
-   half).
+   it is handed them and the pages it keeps, and reads those pages again (from the page cache
+   now) to sieve them. With no run arrived there is nothing to sieve, and a build that only
+   checks its pages waits for none.
 
 A page whose file changed between the passes (its inode, size or times) has its digest taken
 again from what the second pass read, so the digest and the sieve judge the same bytes.
@@ -30,10 +24,9 @@ build writes to it, and then holds each page it wrote twice (50 MiB more at 3,00
 the check was forked once the runs were read). Inside it, ``threads`` threads: reading a file,
 its digest and the automaton's search let go of the GIL.
 
-The process reads two pickles on its stdin, ``(site, expected, threads, record, store)`` (the
-files to check, their digests, where the last build kept their signatures, and where the
-site's store is recorded with the digest of the manifest found) and, when the build knows
-them, ``(arrived, bounds, kept)``, and writes one ``Kept`` to its stdout. The build's
+The process reads two pickles on its stdin, ``(site, expected, threads, record)`` (the files
+to check, their digests, and where the last build kept their signatures) and, when the build
+knows them, ``(keys, bounds, kept)``, and writes one ``Kept`` to its stdout. The build's
 side of it is ``guard.kept_check``.
 """
 
@@ -50,7 +43,6 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from generator.guard import sieve
-from generator.guard.pieces import Arrived, Record, Remake, Store, pieces_of
 
 BATCH = 256
 """Pages a thread checks in one go."""
@@ -77,10 +69,6 @@ class Kept:
     keys."""
     seen: Mapping[str, Signature]
     """The signature of each file found as the last build wrote it, when it was found so."""
-    remade: Record | None
-    """The store of pieces (``guard.pieces``) made anew of the pages kept, for the build to add
-    the pages it wrote to; None where the store found covers the site (or there is none to
-    make)."""
 
 
 Signed = dict[str, tuple[Signature, str]]
@@ -174,24 +162,14 @@ class Checker:
     """The two passes of one check, in ``threads`` threads."""
 
     def __init__(
-        self,
-        site: Path,
-        expected: Mapping[str, str],
-        threads: int,
-        signed: Signed | None = None,
-        store: tuple[Path, str] | None = None,
+        self, site: Path, expected: Mapping[str, str], threads: int, signed: Signed | None = None
     ) -> None:
         """Start the first pass: each page of ``expected`` against its digest, or against its
-        signature where the last build ``signed`` it with this digest. ``store`` is where the
-        site's store of pieces is recorded, and the digest of the manifest of the site found
-        (the store is made anew where it covers another, or has ``grown``)."""
+        signature where the last build ``signed`` it with this digest."""
         self._site = site
         self._expected = expected
         self._signed = signed or {}
-        self._threads = max(1, threads)
-        self._pool = ThreadPoolExecutor(self._threads)
-        self._record = store[0] if store is not None else None
-        self._store = Store.read(*store) if store is not None else None
+        self._pool = ThreadPoolExecutor(max(1, threads))
         files = list(expected)
         self._first: dict[str, Future[dict[str, Signature | None]]] = {}
         for start in range(0, len(files), BATCH):
@@ -238,48 +216,26 @@ class Checker:
             return read[1]
         return self._as_written(file, read)
 
-    def _sieved(
-        self, own: sieve.OwnPages, runs: Sequence[int], files: Sequence[str], remaking: bool
-    ) -> tuple[dict[str, Judged], set[bytes]]:
-        """Each of ``files`` judged, with the runs (of ``runs``, by their places in ``own``)
-        whose payload it may carry; and, when ``remaking``, the pieces of them all."""
+    def _sieved(self, own: sieve.OwnPages, files: Sequence[str]) -> dict[str, Judged]:
         judged = {}
-        pieces: set[bytes] = set()
         for file in files:
             read = _contents(self._site / file)
-            found = own.runs_in(read[0]) if read is not None else set()
-            judged[file] = (self._same(file, read), frozenset(runs[n] for n in found))
-            if remaking and read is not None:
-                pieces |= pieces_of(read[0])
-        return judged, pieces
+            runs = frozenset(own.runs_in(read[0])) if read is not None else frozenset()
+            judged[file] = (self._same(file, read), runs)
+        return judged
 
-    def finish(self, arrived: Sequence[Arrived], kept: Sequence[str]) -> Kept:
-        """The files altered, and the pages of ``kept`` that may carry the payload of the runs
-        ``arrived``: each is sought in the kept pages unless the store rules it out."""
+    def finish(self, keys: Sequence[sieve.Keys], kept: Sequence[str]) -> Kept:
+        """The files altered, and the pages of ``kept`` that may carry the payload of ``keys``
+        (the ``own_keys`` of each arrived run)."""
         with self._pool:
-            ruled_out: set[int] = set()
-            if self._store is not None and arrived:
-                cuts = [cut for _, cut in arrived]
-                ruled_out = self._store.absent(cuts, self._pool, self._threads)
-            runs = [n for n in range(len(arrived)) if n not in ruled_out]
-            remake = None
-            if self._record is not None and kept and (self._store is None or self._store.grown()):
-                remake = Remake(self._record)
             sieved: dict[str, Judged] = {}
-            if runs or remake is not None:
-                own = sieve.OwnPages([arrived[n][0] for n in runs])
+            if keys:
+                own = sieve.OwnPages(keys)
                 starts = range(0, len(kept), BATCH)
                 for batch in [
-                    self._pool.submit(
-                        self._sieved, own, runs, kept[n : n + BATCH], remake is not None
-                    )
-                    for n in starts
+                    self._pool.submit(self._sieved, own, kept[n : n + BATCH]) for n in starts
                 ]:
-                    judged, pieces = batch.result()
-                    sieved.update(judged)
-                    if remake is not None:
-                        remake.add(pieces)
-            remade = remake.close() if remake is not None else None
+                    sieved.update(batch.result())
             judged = {
                 file: sieved[file] if file in sieved else (self._first_said(file), frozenset())
                 for file in dict.fromkeys([*self._expected, *kept])
@@ -288,7 +244,6 @@ class Checker:
             frozenset(file for file, (same, _) in judged.items() if same is None),
             {file: runs for file, (_, runs) in judged.items() if runs},
             {file: same for file, (same, _) in judged.items() if same is not None},
-            remade,
         )
 
     def stop(self) -> None:
@@ -299,17 +254,17 @@ class Checker:
 def serve() -> None:
     """The process's side: the two passes in, what they found out."""
     try:
-        site, expected, threads, record, store = pickle.load(sys.stdin.buffer)
+        site, expected, threads, record = pickle.load(sys.stdin.buffer)
     except EOFError:  # the build ended before it sent the work
         return
-    checker = Checker(site, expected, threads, _recorded(record), store)
+    checker = Checker(site, expected, threads, _recorded(record))
     try:
-        arrived, bounds, kept = pickle.load(sys.stdin.buffer)
+        keys, bounds, kept = pickle.load(sys.stdin.buffer)
     except EOFError:
         checker.stop()
         return
     sieve.AUTOMATON_FORMS, sieve.DFA_BYTES = bounds
-    found = checker.finish(arrived, kept)
+    found = checker.finish(keys, kept)
     try:
         sys.stdout.buffer.write(pickle.dumps(found, pickle.HIGHEST_PROTOCOL))
         sys.stdout.buffer.flush()

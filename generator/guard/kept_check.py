@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from generator.guard.kept import Kept
-    from generator.guard.pieces import Arrived
+    from generator.guard.sieve import Keys
 
 _START = (
     "import pickle, sys; sys.path[:] = pickle.load(sys.stdin.buffer); "
@@ -59,34 +59,26 @@ class KeptCheck:
             pass
 
     def start(
-        self,
-        site: Path,
-        expected: Mapping[str, str],
-        threads: int,
-        record: Path | None,
-        store: tuple[Path, str] | None,
+        self, site: Path, expected: Mapping[str, str], threads: int, record: Path | None
     ) -> None:
         """The first pass, in ``threads`` threads: each file of the last build in ``site``
         against its digest there (``expected``), or its signature where the last build kept
-        one (``record``, see ``kept.sign``). ``store``: where the site's store of pieces is
-        recorded, and the digest of the manifest found (``kept.Checker``). Sent from a thread of
-        its own, as the process may still be importing and the pickle is larger than a pipe
-        holds."""
-        work = pickle.dumps((site, dict(expected), threads, record, store), pickle.HIGHEST_PROTOCOL)
+        one (``record``, see ``kept.sign``). Sent from a thread of its own, as the process may
+        still be importing and the pickle is larger than a pipe holds."""
+        work = pickle.dumps((site, dict(expected), threads, record), pickle.HIGHEST_PROTOCOL)
         self._sending = threading.Thread(target=self._send, args=(work, False), daemon=True)
         self._sending.start()
 
-    def send(self, arrived: Sequence[Arrived], kept: Sequence[str]) -> None:
-        """The second pass: sieve ``kept`` (the pages the build keeps) for the runs ``arrived``
-        that the store does not rule out, with the sieve's bounds as the build has them (the
+    def send(self, keys: Sequence[Keys], kept: Sequence[str]) -> None:
+        """The second pass: sieve ``kept`` (the pages the build keeps) for ``keys`` (the
+        ``own_keys`` of each arrived run), with the sieve's bounds as the build has them (the
         process imported its own copy of them)."""
         from generator.guard import sieve  # the build has it by now; the check's start does not
 
         assert self._sending is not None, "start() comes first"
         self._sending.join()
         bounds = (sieve.AUTOMATON_FORMS, sieve.DFA_BYTES)
-        work = pickle.dumps((list(arrived), bounds, list(kept)), pickle.HIGHEST_PROTOCOL)
-        self._send(work, True)
+        self._send(pickle.dumps((list(keys), bounds, list(kept)), pickle.HIGHEST_PROTOCOL), True)
 
     def results(self) -> Kept:
         """What the check found."""

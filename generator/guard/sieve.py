@@ -51,9 +51,8 @@ def own_keys(payload: Iterable[str]) -> Keys:
     return _rows(own_forms(payload))
 
 
-def key_rows(forms: Iterable[bytes]) -> set[tuple[int, int, int]]:
-    """The distinct rows of keys of ``forms`` (8 bytes or more each)."""
-    return {
+def _rows(forms: Iterable[bytes]) -> Keys:
+    rows = {
         (
             int.from_bytes(form[:8], "little"),
             int.from_bytes(form[8:16].ljust(8, b"\0"), "little"),
@@ -61,10 +60,7 @@ def key_rows(forms: Iterable[bytes]) -> set[tuple[int, int, int]]:
         )
         for form in forms
     }
-
-
-def _rows(forms: Iterable[bytes]) -> Keys:
-    return np.array(sorted(key_rows(forms)), dtype=np.uint64).reshape(-1, 3)
+    return np.array(sorted(rows), dtype=np.uint64).reshape(-1, 3)
 
 
 _COLUMNS = ("first", "second", "length", "last", "runs")

@@ -13,16 +13,14 @@ site for. The build, in order:
 4. let mkdocs build the home and suite pages and the shells, from the summaries (a suite's page
    and search entries kept from the last build while its history stands still: ``suites``);
 5. wrap each body in its shell, and sieve every file written for every run's payload keys
-   (``guard.sieving``), keeping the pieces of the pages written (``guard.pieces``), while a
-   process of its own sieves every file kept for the payload of the runs that arrived that the
-   store of the site's pieces does not rule out (``guard.kept``, handed its work as soon as
-   those runs' keys are known: before the runs are read, when so few arrived that the build
-   reads them for it first, ``EARLY``);
+   (``guard.sieving``), while a process of its own sieves every file kept for the payload of the
+   runs that arrived (``guard.kept``, handed its work as soon as those runs' keys are known:
+   before the runs are read, when so few arrived that the build reads them for it first,
+   ``EARLY``);
 6. confirm what the sieves let through with the guard's exact search (``confirm``), and
    refuse the build on a leak;
-7. record the store of the site's pieces for the manifest written, then put the site in place
-   (``apply``), and sign the files it left there, so that the next build's check takes them as
-   written without reading them (``guard.kept.sign``).
+7. put the site in place (``apply``), and sign the files it left there, so that the next
+   build's check takes them as written without reading them (``guard.kept.sign``).
 
 The scan is as whole as a full build's: every file written is searched for the payload of
 every run, and every file kept (unchanged since the last build, which searched it for the
@@ -47,8 +45,8 @@ from generator.archive import Archive
 from generator.errors import DocumentRefused, Refused
 from generator.guard.kept import Kept, content_digest, sign
 from generator.guard.kept_check import KeptCheck
-from generator.guard.pieces import Arrived, Store, drop, keep
 from generator.guard.scan import contents, shipped
+from generator.guard.sieve import Keys
 from generator.guard.sieving import run_sieve
 from generator.publish.apply import OutRefused, building, place
 from generator.publish.cache import FOLDER, RunCache
@@ -216,16 +214,9 @@ class _Build:
             started = staging.stat().st_ctime_ns  # before the check reads anything
             old = None if full else last
             checking = None
-            store = self.cache.pieces(self.out) if self.uncached is None else None
             if old is not None:  # the check ends with this build, even one that restarts
                 checking = stack.enter_context(check or KeptCheck())
-                checking.start(
-                    self.out,
-                    old.files,
-                    self.jobs,
-                    self.cache.signatures(self.out),
-                    (store, old.digest) if store is not None else None,
-                )
+                checking.start(self.out, old.files, self.jobs, self.cache.signatures(self.out))
             elif check is not None:
                 check.close()  # nothing kept to check: its memory goes now, not with the build
             known, known_worse = self.cache.known()
@@ -244,11 +235,10 @@ class _Build:
             context = Context(
                 head.git_dir, self.disclosure, self.cache, staging, self.settings.for_files
             )
-            context.pieces = staging / "pieces" if store is not None else None
             kept = sorted({job.file for job in everything} - {job.file for job in render})
             arrivals = [n for n, listed in enumerate(head.runs) if listed.blob in arrived]
             early = len(arrivals) <= EARLY
-            own: dict[str, Arrived] = {}
+            own: dict[str, Keys] = {}
             if checking is not None and early:
                 own = arrival_keys(head.git_dir, [head.runs[n] for n in arrivals], self.disclosure)
                 checking.send([own[head.runs[n].blob] for n in arrivals], kept)
@@ -278,7 +268,7 @@ class _Build:
                 partial(payload_keys_of, head, self.cache, self.disclosure),
             )
             del cached, learnt
-            written, batches = self._wrap(context, bodies, tick)
+            written = self._wrap(context, bodies, tick)
             present = dict(sorted({**made, **{w.file: built / w.file for w in written}}.items()))
             candidates, where = self._sieve_rest(context, present, written)
             checked = checking.results() if checking is not None else None
@@ -307,11 +297,8 @@ class _Build:
                 bodies={job.file: job.body for job in everything},
                 files=files,
             )
-            text = manifest.text().encode("utf-8")
-            (built / MANIFEST).write_bytes(text)
+            (built / MANIFEST).write_text(manifest.text(), encoding="utf-8")
             staged = (built / MANIFEST).stat().st_ctime_ns
-            if store is not None:  # before the site is put in place: ``guard.pieces``
-                self._keep_pieces(store, old, checked, kept, batches, content_digest(text))
             if old is None or checked is None:
                 placed: Collection[str] = files
             else:
@@ -334,39 +321,14 @@ class _Build:
             self.uncached,
         )
 
-    def _keep_pieces(
-        self,
-        store: Path,
-        old: Manifest | None,
-        checked: Kept | None,
-        kept: Collection[str],
-        batches: Sequence[Path],
-        manifest: str,
-    ) -> None:
-        """Record the store of the pieces of the site whose manifest is ``manifest``: made of
-        the pages written (``batches``) when none is kept, else those added to the store that
-        covers the pages kept (the one the check made anew of them, or the last build's)."""
-        if not kept:
-            keep(store, None, batches, manifest)
-            return
-        base = checked.remade if checked is not None else None
-        if base is None and old is not None:
-            found = Store.read(store, old.digest)
-            base = found.record if found is not None else None
-        if base is None:
-            drop(store)
-        else:
-            keep(store, base, batches, manifest)
-
     def _read(
         self, context: Context, chunks: list[Chunk], tick: Callable[[], None]
-    ) -> tuple[dict[str, str], dict[str, Arrived], list[Path], dict[str, int]]:
+    ) -> tuple[dict[str, str], dict[str, Keys], list[Path], dict[str, int]]:
         """Read the chunks in parallel: when each run read was measured (its summary and keys
-        the cache holds), what the kept pages' check needs of the arrived runs asked for, the
-        files of bodies written, and the checks worse than the reference of the runs asked
-        for."""
+        the cache holds), the ``own_keys`` of the arrived runs asked for, the files of bodies
+        written, and the checks worse than the reference of the runs asked for."""
         learnt: dict[str, str] = {}
-        own: dict[str, Arrived] = {}
+        own: dict[str, Keys] = {}
         bodies: list[Path] = []
         worse: dict[str, int] = {}
         for chunk, result in zip(chunks, read_chunks(context, chunks, self.jobs), strict=True):
@@ -396,16 +358,13 @@ class _Build:
 
     def _wrap(
         self, context: Context, bodies: Sequence[Path], tick: Callable[[], None]
-    ) -> tuple[list[Written], list[Path]]:
-        """The pages written, and the files of their pieces (``guard.pieces.keep_batch``)."""
+    ) -> list[Written]:
         written: list[Written] = []
-        batches: list[Path] = []
-        for batch, pieces in run_in_processes(context, wrap, bodies, self.jobs):
+        for batch in run_in_processes(context, wrap, bodies, self.jobs):
             written += batch
-            batches += [pieces] if pieces is not None else []
             for _ in batch:
                 tick()
-        return written, batches
+        return written
 
     def _sieve_rest(
         self, context: Context, present: Mapping[str, Path], written: Sequence[Written]

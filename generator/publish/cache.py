@@ -7,11 +7,9 @@ process of one build, pickled: the cache is runsite's own, like the templates it
 beside it), the keys in a file beside each pack. A build then reads only the runs that arrived
 since the last one. It also keeps the sieve it made of every run's keys, which later builds map
 from its files instead of making it again, sieving apart for the runs it lacks: so a rebuild
-reads no run's keys but those. For each folder a site is built in, it keeps the signatures of
-its files (``guard.kept.sign``) and the store of its pages' pieces (``guard.pieces``). The
-cache lives in the archive's own ``.runsite/`` folder, which ignores itself in git. Of each
-payload string it holds the first 16 bytes, the last 4 and the length, not the rest (the
-documents beside it hold them whole), and losing it costs only time.
+reads no run's keys but those. The cache lives in the archive's own ``.runsite/`` folder, which
+ignores itself in git. Of each payload string it holds the first 16 bytes, the last 4 and the
+length, not the rest (the documents beside it hold them whole), and losing it costs only time.
 """
 
 from __future__ import annotations
@@ -260,13 +258,6 @@ class RunCache:
         one record for each folder the archive's site is built in."""
         name = hashlib.sha256(os.fsencode(out.resolve())).hexdigest()[:32]
         return self.folder / "sites" / name
-
-    def pieces(self, out: Path) -> Path:
-        """Where the store of the pieces of the pages of the site at ``out`` is recorded
-        (``guard.pieces``), beside its files; the folder made."""
-        path = self.signatures(out).with_suffix(".pieces")
-        path.parent.mkdir(exist_ok=True)
-        return path
 
     def keep_signatures(self, out: Path, signed: Signed) -> None:
         """Keep the signatures of the site just put in place at ``out``."""

@@ -97,9 +97,6 @@ class Manifest:
     """For each run or comparison page's file, its body digest."""
     files: dict[str, str] = field(default_factory=dict)
     """For each file of the site, the SHA-256 of its bytes."""
-    digest: str = field(default="", compare=False)
-    """The SHA-256 of the file it was read from ("" for one made here): what the store of the
-    site's pieces covers (``guard.pieces``)."""
 
     @classmethod
     def read(cls, out: Path) -> Manifest | None:
@@ -110,10 +107,8 @@ class Manifest:
         path, nothing under a dot-folder), every body a file's. A file of that name planted in
         a folder, empty or listing files a site does not hold, does not make it a site."""
         data = regular_bytes(out / MANIFEST)
-        if data is None:
-            return None
         try:
-            found: Any = json.loads(data)
+            found: Any = json.loads(data) if data is not None else None
         except (ValueError, RecursionError):  # not JSON, or nested past the parser's depth
             return None
         if not isinstance(found, dict) or found.keys() != {*_FIELDS}:
@@ -131,7 +126,7 @@ class Manifest:
             and _digests(bodies.values())
         ):
             return None
-        return cls(shells, captured, runs, bodies, files, hashlib.sha256(data).hexdigest())
+        return cls(shells, captured, runs, bodies, files)
 
     def text(self) -> str:
         data = {

@@ -3,11 +3,10 @@ wrapping bodies in their shells and sieving every file written.
 
 A process reads the runs of one stretch of one suite in order, so each run is read once and
 held only while the pages that show it are written (a comparison holds the previous run, and
-the suite's reference). What leaves a process is small: each run's summary and sieve keys,
-what the kept pages' check needs of the runs that arrived since the last build
-(``pieces.arrived``), and the file of the pieces of a chunk's pages it wrapped
-(``pieces.keep_batch``). Every page's bytes depend on its inputs alone, so they do not depend
-on how the work was divided or how many processes did it.
+the suite's reference). What leaves a process is small: each run's summary and sieve keys, and
+the ``own_keys`` of the runs that arrived since the last build. Every page's bytes depend on
+its inputs alone, so they do not depend on how the work was divided or how many processes did
+it.
 """
 
 from __future__ import annotations
@@ -32,8 +31,7 @@ from generator.document.redact import redact
 from generator.document.redacted import RedactedRun
 from generator.errors import DocumentRefused
 from generator.guard.kept import content_digest
-from generator.guard.pieces import Arrived, arrived, keep_batch, pieces_of
-from generator.guard.sieve import Keys, Sieves, payload_keys
+from generator.guard.sieve import Keys, Sieves, own_keys, payload_keys
 from generator.publish.cache import Learnt, RunCache
 from generator.publish.plan import PageJob, Plan
 from generator.publish.source import Blobs, Committed, Listed
@@ -60,7 +58,7 @@ class Chunk:
     jobs: Mapping[str, tuple[PageJob, ...]]
     """The pages to write, by the blob id of the run they belong to."""
     arrived: frozenset[str]
-    """Blob ids of the runs whose ``pieces.arrived`` the build wants back (all of them in
+    """Blob ids of the runs whose ``sieve.own_keys`` the build wants back (all of them in
     ``read``)."""
     judge: frozenset[str] = frozenset()
     """Blob ids of the runs whose count of checks worse than the reference is not known."""
@@ -105,12 +103,12 @@ def chunks(
 class Read:
     """What a chunk learnt: when each run it read was measured (its summary's ``created_at``),
     the cache's file of their payload keys, beside the pack of their summaries (None when it
-    read none), the ``pieces.arrived`` asked for, and the file its pages' bodies wait in for
-    their shells (None when it wrote none)."""
+    read none), the ``own_keys`` asked for, and the file its pages' bodies wait in for their
+    shells (None when it wrote none)."""
 
     runs: dict[str, str]
     keys: Path | None
-    own: dict[str, Arrived]
+    own: dict[str, Keys]
     bodies: Path | None
     worse: dict[str, int]
     """For each run of ``Chunk.judge``, its checks worse than the reference."""
@@ -128,9 +126,6 @@ class Context:
     """Whether the pages' links name ``index.html`` (a site opened from disk)."""
     shells: Mapping[tuple[str, str], Shell] | None = None
     sieve: Sieves | None = None
-    pieces: Path | None = None
-    """Where each chunk's pages wrapped keep their pieces for the site's store
-    (``pieces.keep_batch``); None: nowhere, as the build has no cache to keep a store in."""
 
 
 _context: Context | None = None
@@ -231,13 +226,11 @@ def read_run_of(
     return reading, redact(run, disclosure)
 
 
-def arrival_keys(
-    git_dir: Path, runs: Sequence[Listed], disclosure: Disclosure
-) -> dict[str, Arrived]:
-    """What the kept pages' check needs of runs that arrived, by blob id: the forms the pages
-    runsite writes would carry their payload in (``pieces.arrived``)."""
+def arrival_keys(git_dir: Path, runs: Sequence[Listed], disclosure: Disclosure) -> dict[str, Keys]:
+    """The ``sieve.own_keys`` of runs that arrived, by blob id: the forms the pages runsite
+    writes would carry their payload in."""
     return {
-        blob: arrived(unshown(texts, redacted))
+        blob: own_keys(unshown(texts, redacted))
         for blob, texts, redacted in _payloads(git_dir, runs, disclosure)
     }
 
@@ -300,7 +293,7 @@ def read_chunk(chunk: Chunk) -> Read:
     context, blobs, sites = _shared()
     held: dict[str, RedactedRun] = {}
     learnt: dict[str, Learnt] = {}
-    own: dict[str, Arrived] = {}
+    own: dict[str, Keys] = {}
     bodies: list[tuple[PageJob, Body]] = []
     worse: dict[str, int] = {}
 
@@ -312,7 +305,7 @@ def read_chunk(chunk: Chunk) -> Read:
                 texts = payload_texts(run, context.disclosure, bool(reading.unknown))
                 learnt[listed.blob] = (summarise(redacted), payload_keys(texts))
                 if listed.blob in chunk.arrived:
-                    own[listed.blob] = arrived(unshown(texts, redacted))
+                    own[listed.blob] = own_keys(unshown(texts, redacted))
             held[listed.blob] = redacted
         return held[listed.blob]
 
@@ -404,14 +397,11 @@ class Written:
     runs: frozenset[int]
 
 
-def wrap(source: Path) -> tuple[list[Written], Path | None]:
-    """Put each body of a chunk in its shell, write the page, and sieve it; and keep the
-    pieces of the chunk's pages for the site's store, each distinct once (``guard.pieces``):
-    the file they are in."""
+def wrap(source: Path) -> list[Written]:
+    """Put each body of a chunk in its shell, write the page, and sieve it."""
     context, _, _ = _shared()
     assert context.shells is not None and context.sieve is not None
     written = []
-    pieces: set[bytes] = set()
     made: set[Path] = set()
     staged: list[tuple[PageJob, str, str]] = pickle.loads(source.read_bytes())
     for job, title, body in staged:
@@ -427,7 +417,4 @@ def wrap(source: Path) -> tuple[list[Written], Path | None]:
         written.append(
             Written(job.file, content_digest(data), frozenset(context.sieve.runs_in(data)))
         )
-        if context.pieces is not None:
-            pieces |= pieces_of(data)
-    kept = keep_batch(context.pieces, pieces) if context.pieces is not None else None
-    return written, kept
+    return written

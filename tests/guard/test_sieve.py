@@ -21,7 +21,6 @@ from hypothesis import strategies as st
 import generator.guard.kept as kept_module
 import generator.guard.kept_check as kept_check
 import generator.guard.sieve as sieve_module
-from generator.guard.pieces import arrived
 from generator.guard.scan import Sought, carried_forms, sought_forms
 from generator.guard.sieve import OwnPages, Sieve, Sieves, own_keys, payload_keys
 
@@ -225,7 +224,7 @@ def test_the_kept_pages_check_names_the_pages_altered_and_the_runs_each_may_carr
     gone, a folder now) is altered, with a run arrived or none; each other page is sieved for
     the arrived runs' payload."""
     payloads = [["the first run's answer"], ["a second run's answer"]]
-    keys = [arrived(payload) for payload in payloads]
+    keys = [own_keys(payload) for payload in payloads]
     bodies = [
         "<p>nothing of either</p>",
         "<p>the first run&#39;s answer</p>",
@@ -263,7 +262,7 @@ def test_a_page_changed_between_the_passes_is_judged_by_what_the_second_read(tmp
     checker = kept_module.Checker(tmp_path, expected, 1)
     checker._first["page.html"].result()
     page.write_text("<p>the first run's answer, put in by hand</p>", encoding="utf-8")
-    checked = checker.finish([arrived(["the first run's answer"])], ["page.html"])
+    checked = checker.finish([own_keys(["the first run's answer"])], ["page.html"])
     assert checked.altered == frozenset({"page.html"})
     assert checked.found == {"page.html": frozenset({0})}
 
@@ -327,8 +326,8 @@ def test_the_kept_pages_check_ends_quietly_when_the_build_is_gone(tmp_path):
         (tmp_path / file).write_text("<p>a kept page</p>" * 10_000, encoding="utf-8")
     task = (
         pickle.dumps(sys.path)
-        + pickle.dumps((tmp_path, files, 2, None, None))
-        + pickle.dumps(([arrived(["a kept page's payload"])], (1000, 1000), list(files)))
+        + pickle.dumps((tmp_path, files, 2, None))
+        + pickle.dumps(([own_keys(["a kept page's payload"])], (1000, 1000), list(files)))
     )
     read, write = os.pipe()
     os.close(read)  # the build that would read the results is gone

@@ -3,7 +3,6 @@ the same site however many processes build it."""
 
 from __future__ import annotations
 
-import dataclasses
 import filecmp
 import json
 import os
@@ -17,13 +16,10 @@ from typing import Any
 import pytest
 from click.testing import Result
 
-import generator.guard.pieces
 import generator.guard.sieve
 import generator.publish
-from generator.guard.pieces import Store
 from generator.publish.cache import Known, RunCache
-from generator.publish.plan import Manifest
-from tests._helpers import a_run_at, git
+from tests._helpers import a_run_at
 
 pytestmark = pytest.mark.slow
 """Each test drives a browser or builds whole sites: ``make test-fast`` leaves them out."""
@@ -211,103 +207,6 @@ def test_a_kept_run_page_showing_a_new_runs_payload_fails_the_incremental_build(
         "carries the payload of results[0].responses[0].output (and 1 more)" in incremental.stderr
     )
     assert {file: path.read_bytes() for file, path in _files(site).items()} == published
-
-
-def _store(archive: Path, site: Path) -> tuple[Path, Store | None]:
-    """Where the store of the pieces of ``site``'s pages is recorded, and the store, if it
-    covers the site as it is."""
-    (record,) = archive.glob(".runsite/cache/*/sites/*.pieces")
-    manifest = Manifest.read(site)
-    assert manifest is not None
-    return record, Store.read(record, manifest.digest)
-
-
-def _undo(record: Path, store: str) -> None:
-    """Leave the store at ``record`` in the state ``store`` says."""
-    if store == "missing":
-        record.unlink()
-    elif store == "not a record":
-        record.write_bytes(b"not a record")
-    elif store == "cut short":
-        (pieces,) = record.parent.glob(f"{record.name}-*[!y]")
-        pieces.write_bytes(pieces.read_bytes()[:100])
-    elif store == "of another site":
-        made = pickle.loads(record.read_bytes())
-        record.write_bytes(pickle.dumps(dataclasses.replace(made, manifest="0" * 64)))
-
-
-@pytest.mark.parametrize(
-    "secret", ["Mrs Jane Doe's model", "a -> b and more text", "<b>Jane Doe</b> of 4 Privet Drive"]
-)
-@pytest.mark.parametrize(
-    "store", ["in use", "missing", "not a record", "cut short", "of another site"]
-)
-def test_a_kept_page_showing_a_new_runs_payload_fails_the_build_whatever_its_store_of_pieces(
-    archive: Path,
-    runsite: Callable[..., Result],
-    write_json: Callable[[Any, str], Path],
-    secret: str,
-    store: str,
-):
-    """The store rules out no run whose payload a kept page carries (markup in it or not), and
-    a store gone, unreadable, cut short or covering another site is not taken: every kept page
-    is read then, as before the store. A clean build after it leaves a store that covers the
-    site."""
-    old = a_run_at(1)
-    old["target_config"]["values"]["model"] = secret
-    billing = write_json(a_run_at(2, suite="billing"), "billing.json")
-    for path in (write_json(old, "old.json"), billing):
-        assert runsite("import", "--root", str(archive), str(path)).exit_code == 0
-    site = archive / "site"
-    assert _build(runsite, archive, site).exit_code == 0
-    record, covering = _store(archive, site)
-    assert covering is not None
-    _undo(record, store)
-    published = {file: path.read_bytes() for file, path in _files(site).items()}
-    new = a_run_at(3, suite="billing")
-    new["results"][0]["responses"][0]["output"] = secret
-    assert (
-        runsite("import", "--root", str(archive), str(write_json(new, "new.json"))).exit_code == 0
-    )
-    refused = _build(runsite, archive, site)
-    assert refused.exit_code == 64
-    assert f"{site}/it/runs/acme/support/" in refused.stderr
-    assert "carries the payload of results[0].responses[0].output" in refused.stderr
-    assert {file: path.read_bytes() for file, path in _files(site).items()} == published
-    git(archive, "reset", "--quiet", "--hard", "HEAD~1")
-    assert runsite("import", "--root", str(archive), str(billing)).exit_code == 0
-    assert _build(runsite, archive, site).exit_code == 0
-    assert _store(archive, site)[1] is not None
-
-
-def test_a_rebuild_adds_to_the_store_of_pieces_and_one_that_covers_another_site_is_made_anew(
-    archive: Path, runsite: Callable[..., Result], grown: Callable[..., None]
-):
-    """A rebuild adds the pieces of the pages it wrote to the store it found, in the same file;
-    a store that covers another site is made anew of the kept pages, and the old one's files go.
-    Either way the store covers the site built, whose bytes are a full build's."""
-    grown(1)
-    grown(2, "billing")
-    site = archive / "site"
-    assert _build(runsite, archive, site).exit_code == 0
-    record, first = _store(archive, site)
-    assert first is not None
-    grown(3)
-    assert _build(runsite, archive, site).exit_code == 0
-    added = _store(archive, site)[1]
-    assert added is not None
-    assert (added.record.pieces, added.record.made) == (first.record.pieces, first.record.made)
-    assert added.record.length > first.record.length and len(added.record.added)
-    _undo(record, "of another site")
-    grown(4, "billing")
-    assert _build(runsite, archive, site).exit_code == 0
-    remade = _store(archive, site)[1]
-    assert remade is not None and remade.record.pieces != first.record.pieces
-    assert {path.name for path in record.parent.glob(f"{record.name}-*")} == {
-        remade.record.pieces,
-        remade.record.index,
-    }
-    assert _unlike_a_full_build(runsite, archive, site) == []
 
 
 def test_a_new_runs_payload_that_only_begins_like_a_kept_page_passes_as_in_a_full_build(
