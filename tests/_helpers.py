@@ -24,6 +24,8 @@ from generator.document.record import key_of
 from generator.document.redact import redact
 from generator.document.redacted import RedactedRun, RedactedVerdict
 from generator.files import read_document
+from generator.guard.pieces import Store, pieces_of
+from generator.publish.plan import Manifest
 
 MARKERS = {
     "output": "MARKoutputQ1",
@@ -336,3 +338,18 @@ def read_only(archive: Path) -> Iterator[Path]:
     bind, read_only = ["--bind", source], ["-o", "remount,ro,bind", source]
     with mounted(archive.parent / "read-only", bind, read_only) as place:
         yield place
+
+
+def pieces_unstored(root: Path, site: Path) -> set[bytes]:
+    """The pieces of the run, comparison and older-runs pages of ``site`` (every page a build
+    may keep) that the store of pieces recorded for it in ``root``'s cache lacks: all of them
+    where no store covers the site."""
+    manifest = Manifest.read(site)
+    assert manifest is not None
+    pieces = {piece for file in manifest.bodies for piece in pieces_of((site / file).read_bytes())}
+    for record in root.glob(".runsite/cache/*/sites/*.pieces"):
+        store = Store.read(record, manifest.digest)
+        if store is not None:
+            stored = (record.parent / store.record.pieces).read_bytes()[: store.record.length]
+            return pieces - set(stored.split(b"<"))
+    return pieces

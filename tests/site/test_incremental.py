@@ -23,7 +23,7 @@ import generator.publish
 from generator.guard.pieces import Store
 from generator.publish.cache import Known, RunCache
 from generator.publish.plan import Manifest
-from tests._helpers import a_run_at, git
+from tests._helpers import a_run_at, git, pieces_unstored
 
 pytestmark = pytest.mark.slow
 """Each test drives a browser or builds whole sites: ``make test-fast`` leaves them out."""
@@ -298,6 +298,7 @@ def test_a_rebuild_adds_to_the_store_of_pieces_and_one_that_covers_another_site_
     assert added is not None
     assert (added.record.pieces, added.record.made) == (first.record.pieces, first.record.made)
     assert added.record.length > first.record.length and len(added.record.added)
+    assert pieces_unstored(archive, site) == set()
     _undo(record, "of another site")
     grown(4, "billing")
     assert _build(runsite, archive, site).exit_code == 0
@@ -307,6 +308,7 @@ def test_a_rebuild_adds_to_the_store_of_pieces_and_one_that_covers_another_site_
         remade.record.pieces,
         remade.record.index,
     }
+    assert pieces_unstored(archive, site) == set()
     assert _unlike_a_full_build(runsite, archive, site) == []
 
 

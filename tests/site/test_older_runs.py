@@ -24,7 +24,7 @@ from generator.guard.scan import Leak
 from generator.publish.confirm import confirm
 from generator.site.history import BLOCK, RECENT
 from generator.site.labels import LABELS
-from tests._helpers import MARKERS, a_planted_run, a_run_at
+from tests._helpers import MARKERS, a_planted_run, a_run_at, pieces_unstored
 from tests.conftest import git_identity
 
 pytestmark = pytest.mark.slow
@@ -186,6 +186,12 @@ def test_every_block_is_in_the_manifest_with_its_body_and_shows_no_payload(made:
     assert shown == set()
     planted = sorted(path.stem for path in (made / "archive/runs/acme/support").glob("*.json"))
     assert planted[PLANTED] in (site / blocks[0]).read_text(encoding="utf-8")
+
+
+def test_the_store_of_pieces_holds_every_piece_of_every_page_a_build_may_keep(made: Path):
+    """Run and comparison pages and blocks of older runs: what the kept pages' check rules runs
+    out by (``guard.pieces``)."""
+    assert pieces_unstored(made / "archive", made / "site") == set()
 
 
 def test_the_search_finds_every_run_once_in_each_language(made: Path):
