@@ -155,13 +155,13 @@ class Store:
     def read(cls, path: Path, manifest: str) -> Store | None:
         """The store recorded at ``path`` if it covers the site whose manifest has the digest
         ``manifest``; None where it does not, or where it is gone, cut short, or unreadable."""
+        record = _recorded(path)
+        if record is None or record.manifest != manifest:
+            return None
         try:
-            record = pickle.loads(path.read_bytes())
-            if not isinstance(record, Record) or record.manifest != manifest:
-                return None
             if (path.parent / record.pieces).stat().st_size < record.length:
                 return None
-        except Exception:  # gone, cut short, or not a record: anything unpickling raises
+        except OSError:
             return None
         return cls(path, record)
 
@@ -226,6 +226,9 @@ class Remake:
     pages it wrote, ``keep``), or of those of every page a build wrote."""
 
     def __init__(self, path: Path) -> None:
+        """Begin the store, once the files no record names are gone (those of stores made by
+        builds that stopped before they recorded them)."""
+        _tidy(path, _recorded(path))
         self._folder = path.parent
         self._name = f"{path.name}-{secrets.token_hex(8)}"
         self._hashes: list[Hashes] = []
@@ -285,9 +288,24 @@ def keep(path: Path, base: Record | None, batches: Sequence[Path], manifest: str
         record = None
     if record is None:
         drop(path)
-        return
+    else:
+        _tidy(path, record)
+
+
+def _recorded(path: Path) -> Record | None:
+    """The record at ``path``, whatever site it covers; None where there is none to read."""
+    try:
+        record = pickle.loads(path.read_bytes())
+    except Exception:  # gone, cut short, or not a record: anything unpickling raises
+        return None
+    return record if isinstance(record, Record) else None
+
+
+def _tidy(path: Path, record: Record | None) -> None:
+    """Remove the files of the stores of the record at ``path`` but those ``record`` names."""
+    named = (record.pieces, record.index) if record is not None else ()
     for other in path.parent.glob(f"{path.name}-*"):
-        if other.name not in (record.pieces, record.index):
+        if other.name not in named:
             other.unlink(missing_ok=True)
 
 

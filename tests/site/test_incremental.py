@@ -252,7 +252,7 @@ def test_a_kept_page_showing_a_new_runs_payload_fails_the_build_whatever_its_sto
     """The store rules out no run whose payload a kept page carries (markup in it or not), and
     a store gone, unreadable, cut short or covering another site is not taken: every kept page
     is read then, as before the store. A clean build after it leaves a store that covers the
-    site."""
+    site, and no file of the stores made before."""
     old = a_run_at(1)
     old["target_config"]["values"]["model"] = secret
     billing = write_json(a_run_at(2, suite="billing"), "billing.json")
@@ -277,7 +277,12 @@ def test_a_kept_page_showing_a_new_runs_payload_fails_the_build_whatever_its_sto
     git(archive, "reset", "--quiet", "--hard", "HEAD~1")
     assert runsite("import", "--root", str(archive), str(billing)).exit_code == 0
     assert _build(runsite, archive, site).exit_code == 0
-    assert _store(archive, site)[1] is not None
+    covering = _store(archive, site)[1]
+    assert covering is not None
+    assert {path.name for path in record.parent.glob(f"{record.name}-*")} == {
+        covering.record.pieces,
+        covering.record.index,
+    }
 
 
 def test_a_rebuild_adds_to_the_store_of_pieces_and_one_that_covers_another_site_is_made_anew(
