@@ -138,17 +138,24 @@ class RunCache:
             if len(more_created) < SHARD:
                 small.append((pack, list(more_created)))
         if len(packs) > PACKS:
-            self._merge(small, worse)
+            self._merge(small, created, worse)
         return created, worse
 
     def _merge(
-        self, small: Sequence[tuple[Path, Sequence[str]]], worse: Mapping[tuple[str, str], int]
+        self,
+        small: Sequence[tuple[Path, Sequence[str]]],
+        created: Mapping[str, str],
+        worse: Mapping[tuple[str, str], int],
     ) -> None:
         """Merge the ``small`` packs into packs of ``SHARD`` runs (the last one of fewer), the
-        counts of worse checks into the first: no more keys in memory at once than a pack's."""
+        counts of worse checks into the first: no more keys in memory at once than a pack's.
+        The runs go in the order they were measured, so that every suite's newest runs, which
+        its pages ask for, lie in the last packs: merged in the packs' order, they lay in every
+        pack, and a rebuild at 10,000 runs read each pack again and again (13.7 s)."""
         if not small:
             return
         blobs = [blob for _, some in small for blob in some if blob in self._keyed]
+        blobs.sort(key=lambda blob: (created.get(blob, ""), blob))
         for start in range(0, max(len(blobs), 1), SHARD):
             learnt = self.keys(blobs[start : start + SHARD])
             summaries = self.summaries(list(learnt))
@@ -167,25 +174,24 @@ class RunCache:
         from their packs when asked: a build holds those of the pages it writes, not every
         run's (12 KB a run of the bench's shape). The packs read last stay open, up to
         ``OPENED`` runs' summaries, as a suite's pages ask for runs that lie together."""
-        found: dict[str, RunSummary] = {}
+        by_pack: dict[Path, list[str]] = {}
         for blob in blobs:
             keys = self._keyed.get(blob)
-            if keys is None:
-                continue
-            pack = keys.with_suffix(".pack")
+            if keys is not None:
+                by_pack.setdefault(keys.with_suffix(".pack"), []).append(blob)
+        found: dict[str, RunSummary] = {}
+        for pack, some in by_pack.items():  # each pack read once for all it is asked
             if pack not in self._opened:
                 try:
                     _, _, inner = pickle.loads(pack.read_bytes())
                     self._opened[pack] = pickle.loads(inner)
-                except Exception:  # gone or cut short since it was known: a build refuses
+                except Exception:  # gone or cut short since it was known: read again
                     self._opened[pack] = {}
-                while sum(map(len, self._opened.values())) > OPENED and len(self._opened) > 1:
-                    del self._opened[next(iter(self._opened))]
-            else:
-                self._opened.move_to_end(pack)
-            summary = self._opened[pack].get(blob)
-            if summary is not None:
-                found[blob] = summary
+            self._opened.move_to_end(pack)
+            held = self._opened[pack]
+            found.update({blob: held[blob] for blob in some if blob in held})
+            while sum(map(len, self._opened.values())) > OPENED and len(self._opened) > 1:
+                del self._opened[next(iter(self._opened))]
         return found
 
     def keys(self, blobs: Iterable[str]) -> dict[str, Keys]:
