@@ -48,6 +48,7 @@ from generator.guard.kept_check import KeptCheck
 from generator.guard.scan import contents, shipped
 from generator.guard.sieve import Keys
 from generator.guard.sieving import run_sieve
+from generator.publish.again import arrival_keys, payload_keys_of, summaries_of
 from generator.publish.apply import OutRefused, building, place
 from generator.publish.cache import FOLDER, RunCache
 from generator.publish.confirm import confirm
@@ -66,13 +67,10 @@ from generator.publish.work import (
     Chunk,
     Context,
     Written,
-    arrival_keys,
     chunks,
-    payload_keys_of,
     read_chunks,
     run_in_processes,
     stage_bodies,
-    summaries_of,
     wrap,
 )
 from generator.site.build import SiteSettings, build_pages

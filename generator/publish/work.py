@@ -34,12 +34,12 @@ from generator.guard.kept import content_digest
 from generator.guard.sieve import Keys, Sieves, own_keys, payload_keys
 from generator.publish.cache import Learnt, RunCache
 from generator.publish.plan import PageJob, Plan
-from generator.publish.source import Blobs, Committed, Listed
+from generator.publish.source import Blobs, Listed
 from generator.site.labels import LOCALES
 from generator.site.pages import ComparisonPage, Site, comparison
 from generator.site.rewrite import for_files
 from generator.site.shell import WORN, Shell
-from generator.site.summary import RunSummary, summarise
+from generator.site.summary import summarise
 from generator.site.templates import environment
 from generator.site.writer import Body, diff_path, diff_role
 
@@ -224,58 +224,6 @@ def read_run_of(
             "created_at", "the run's tenant, suite and key do not match its place in runs/"
         ).located(listed.path)
     return reading, redact(run, disclosure)
-
-
-def arrival_keys(git_dir: Path, runs: Sequence[Listed], disclosure: Disclosure) -> dict[str, Keys]:
-    """The ``sieve.own_keys`` of runs that arrived, by blob id: the forms the pages runsite
-    writes would carry their payload in."""
-    return {
-        blob: own_keys(unshown(texts, redacted))
-        for blob, texts, redacted in _payloads(git_dir, runs, disclosure)
-    }
-
-
-def payload_keys_of(
-    head: Committed, cache: RunCache, disclosure: Disclosure, blobs: Sequence[str]
-) -> dict[str, Keys]:
-    """The ``sieve.payload_keys`` of ``blobs``: kept in the cache (by this build or one before),
-    else (a cache file lost since the build began) read from the runs again."""
-    keys = cache.keys(blobs)
-    wanted = set(blobs) - set(keys)
-    lost = [listed for listed in head.runs if listed.blob in wanted]
-    keys.update(
-        {blob: payload_keys(texts) for blob, texts, _ in _payloads(head.git_dir, lost, disclosure)}
-    )
-    return keys
-
-
-def summaries_of(
-    head: Committed, cache: RunCache, disclosure: Disclosure, blobs: Sequence[str]
-) -> dict[str, RunSummary]:
-    """The summaries of ``blobs``: kept in the cache (by this build or one before), else (a
-    pack lost since the build began) read from the runs again."""
-    found = cache.summaries(blobs)
-    if len(found) == len(set(blobs)):
-        return found
-    lost = [listed for listed in head.runs if listed.blob in set(blobs) - set(found)]
-    with Blobs(head.git_dir) as opened:
-        for listed in lost:
-            found[listed.blob] = summarise(read_run_of(listed, opened, disclosure)[1])
-    return found
-
-
-def _payloads(
-    git_dir: Path, runs: Sequence[Listed], disclosure: Disclosure
-) -> Iterator[tuple[str, set[str], RedactedRun]]:
-    """Each run's blob id, payload texts, and redaction."""
-    with Blobs(git_dir) as blobs:
-        for listed in runs:
-            reading, redacted = read_run_of(listed, blobs, disclosure)
-            yield (
-                listed.blob,
-                payload_texts(reading.run, disclosure, bool(reading.unknown)),
-                redacted,
-            )
 
 
 def read_chunks(context: Context, chunks: Sequence[Chunk], jobs: int) -> Iterator[Read]:
