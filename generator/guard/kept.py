@@ -13,8 +13,10 @@ using:
    (``sign``) is not read: it has not changed since;
 2. once the build knows the arrived runs' keys (before it reads the runs, when few arrived),
    it is handed them and the pages it keeps, and reads those pages again (from the page cache
-   now) to sieve them. With no run arrived there is nothing to sieve, and a build that only
-   checks its pages waits for none.
+   now) to sieve them: for the runs the filter of the kept pages' windows (``windows``) does
+   not rule out, which are none most of the time, so that it reads no page at all. With no
+   run left to seek there is nothing to sieve, and a build that only checks its pages waits
+   for none.
 
 A page whose file changed between the passes (its inode, size or times) has its digest taken
 again from what the second pass read, so the digest and the sieve judge the same bytes.
@@ -26,8 +28,9 @@ its digest and the automaton's search let go of the GIL.
 
 The process reads two pickles on its stdin, ``(site, expected, threads, record)`` (the files
 to check, their digests, and where the last build kept their signatures) and, when the build
-knows them, ``(keys, bounds, kept)``, and writes one ``Kept`` to its stdout. The build's
-side of it is ``guard.kept_check``.
+knows them, ``(arrived, bounds, kept, covered, fresh)`` (each arrived run's
+``windows.Arrival``, the sieve's bounds, the pages kept, the filter of their windows if any,
+else one to make of them), and writes one ``Kept`` to its stdout. The build's side of it is ``guard.kept_check``.
 """
 
 from __future__ import annotations
@@ -42,7 +45,8 @@ from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 
-from generator.guard import sieve
+from generator.guard import sieve, windows
+from generator.guard.windows import Windows
 
 BATCH = 256
 """Pages a thread checks in one go."""
@@ -65,10 +69,15 @@ class Kept:
     altered: frozenset[str]
     """The files whose bytes are not those the last build wrote (or that are gone)."""
     found: Mapping[str, frozenset[int]]
-    """The kept pages that may carry the payload of arrived runs: their positions in the
-    keys."""
+    """The kept pages that may carry the payload of arrived runs: the runs' places in what
+    the check was handed."""
     seen: Mapping[str, Signature]
     """The signature of each file found as the last build wrote it, when it was found so."""
+    ruled_out: frozenset[int] = frozenset()
+    """The arrived runs (their places) sought in no kept page, as no kept page can carry them
+    (``windows``)."""
+    remade: bool = False
+    """Whether the filter of the kept pages' windows was made anew of every kept page."""
 
 
 Signed = dict[str, tuple[Signature, str]]
@@ -216,34 +225,66 @@ class Checker:
             return read[1]
         return self._as_written(file, read)
 
-    def _sieved(self, own: sieve.OwnPages, files: Sequence[str]) -> dict[str, Judged]:
+    def _sieved(
+        self, own: sieve.OwnPages, files: Sequence[str], bits: int | None
+    ) -> tuple[dict[str, Judged], windows.Positions | None]:
+        """Each file's judgement, and where ``bits`` is given (a filter made anew), the bits of
+        a filter of that size the files set."""
         judged = {}
+        pieces = windows.Pieces()
         for file in files:
             read = _contents(self._site / file)
             runs = frozenset(own.runs_in(read[0])) if read is not None else frozenset()
             judged[file] = (self._same(file, read), runs)
-        return judged
+            if bits is not None and read is not None:
+                pieces.add(read[0])
+        return judged, pieces.positions(bits) if bits is not None else None
 
-    def finish(self, keys: Sequence[sieve.Keys], kept: Sequence[str]) -> Kept:
-        """The files altered, and the pages of ``kept`` that may carry the payload of ``keys``
-        (the ``own_keys`` of each arrived run)."""
+    def finish(
+        self,
+        arrived: Sequence[windows.Arrival],
+        kept: Sequence[str],
+        covered: Windows | None = None,
+        fresh: Windows | None = None,
+    ) -> Kept:
+        """The files altered, and the pages of ``kept`` that may carry the payload of the runs
+        ``arrived``: sought in every kept page, but for the runs the filter of the windows of
+        the kept pages (``covered``) rules out. Where there is no such filter and some run is
+        sought, every kept page is read, and ``fresh`` (a filter with no bit set) is given the
+        bits they set."""
         with self._pool:
             sieved: dict[str, Judged] = {}
-            if keys:
-                own = sieve.OwnPages(keys)
-                starts = range(0, len(kept), BATCH)
+            skipped = windows.ruled_out(covered, arrived)
+            sought = [n for n in range(len(arrived)) if n not in skipped]
+            remaking = fresh if covered is None and sought else None
+            bitmap = windows.Bitmap(remaking.bits) if remaking is not None else None
+            if sought:
+                own = sieve.OwnPages([arrived[n][0] for n in sought])
+                bits = remaking.bits if remaking is not None else None
                 for batch in [
-                    self._pool.submit(self._sieved, own, kept[n : n + BATCH]) for n in starts
+                    self._pool.submit(self._sieved, own, kept[n : n + BATCH], bits)
+                    for n in range(0, len(kept), BATCH)
                 ]:
-                    sieved.update(batch.result())
+                    found, positions = batch.result()
+                    sieved.update(found)
+                    if bitmap is not None and positions is not None:
+                        bitmap.set(positions)
+            if remaking is not None and bitmap is not None:
+                remaking.add(bitmap.map)
             judged = {
                 file: sieved[file] if file in sieved else (self._first_said(file), frozenset())
                 for file in dict.fromkeys([*self._expected, *kept])
             }
         return Kept(
             frozenset(file for file, (same, _) in judged.items() if same is None),
-            {file: runs for file, (_, runs) in judged.items() if runs},
+            {
+                file: frozenset(sought[n] for n in runs)
+                for file, (_, runs) in judged.items()
+                if runs
+            },
             {file: same for file, (same, _) in judged.items() if same is not None},
+            skipped,
+            remaking is not None,
         )
 
     def stop(self) -> None:
@@ -259,12 +300,12 @@ def serve() -> None:
         return
     checker = Checker(site, expected, threads, _recorded(record))
     try:
-        keys, bounds, kept = pickle.load(sys.stdin.buffer)
+        arrived, bounds, kept, covered, fresh = pickle.load(sys.stdin.buffer)
     except EOFError:
         checker.stop()
         return
     sieve.AUTOMATON_FORMS, sieve.DFA_BYTES = bounds
-    found = checker.finish(keys, kept)
+    found = checker.finish(arrived, kept, covered, fresh)
     try:
         sys.stdout.buffer.write(pickle.dumps(found, pickle.HIGHEST_PROTOCOL))
         sys.stdout.buffer.flush()

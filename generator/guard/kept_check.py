@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from generator.guard.kept import Kept
-    from generator.guard.sieve import Keys
+    from generator.guard.windows import Arrival, Windows
 
 _START = (
     "import pickle, sys; sys.path[:] = pickle.load(sys.stdin.buffer); "
@@ -69,16 +69,25 @@ class KeptCheck:
         self._sending = threading.Thread(target=self._send, args=(work, False), daemon=True)
         self._sending.start()
 
-    def send(self, keys: Sequence[Keys], kept: Sequence[str]) -> None:
-        """The second pass: sieve ``kept`` (the pages the build keeps) for ``keys`` (the
-        ``own_keys`` of each arrived run), with the sieve's bounds as the build has them (the
-        process imported its own copy of them)."""
+    def send(
+        self,
+        arrived: Sequence[Arrival],
+        kept: Sequence[str],
+        covered: Windows | None,
+        fresh: Windows | None,
+    ) -> None:
+        """The second pass: sieve ``kept`` (the pages the build keeps) for the runs ``arrived``
+        (each one's ``windows.arrival``) that ``covered`` (the filter of the kept pages'
+        windows, if any) does not rule out, with the sieve's bounds as the build has them (the
+        process imported its own copy of them); where there is no such filter, make ``fresh``
+        one of the pages read."""
         from generator.guard import sieve  # the build has it by now; the check's start does not
 
         assert self._sending is not None, "start() comes first"
         self._sending.join()
         bounds = (sieve.AUTOMATON_FORMS, sieve.DFA_BYTES)
-        self._send(pickle.dumps((list(keys), bounds, list(kept)), pickle.HIGHEST_PROTOCOL), True)
+        work = (list(arrived), bounds, list(kept), covered, fresh)
+        self._send(pickle.dumps(work, pickle.HIGHEST_PROTOCOL), True)
 
     def results(self) -> Kept:
         """What the check found."""

@@ -29,7 +29,7 @@ import numpy as np
 import numpy.typing as npt
 from ahocorasick_rs import BytesAhoCorasick, Implementation
 
-from generator.guard.scan import normalised, own_forms, sought_bytes
+from generator.guard.scan import normalised, sought_bytes
 
 Keys = npt.NDArray[np.uint64]
 """One row per form: its first 8 bytes, the next 8 (zeros past its end), each read as a
@@ -46,21 +46,25 @@ def payload_keys(payload: Iterable[str]) -> Keys:
     return _rows(form for string in payload for form in sought_bytes(string))
 
 
-def own_keys(payload: Iterable[str]) -> Keys:
-    """``OwnPages``' keys for ``payload``: the forms runsite's pages write it in."""
-    return _rows(own_forms(payload))
-
-
 def _rows(forms: Iterable[bytes]) -> Keys:
-    rows = {
-        (
-            int.from_bytes(form[:8], "little"),
-            int.from_bytes(form[8:16].ljust(8, b"\0"), "little"),
-            len(form) << 32 | int.from_bytes(form[-4:], "little"),
-        )
-        for form in forms
-    }
-    return np.array(sorted(rows), dtype=np.uint64).reshape(-1, 3)
+    return key_array({form_row(form) for form in forms})
+
+
+Row = tuple[int, int, int]
+
+
+def form_row(form: bytes) -> Row:
+    """A form's row of keys (see ``Keys``)."""
+    return (
+        int.from_bytes(form[:8], "little"),
+        int.from_bytes(form[8:16].ljust(8, b"\0"), "little"),
+        len(form) << 32 | int.from_bytes(form[-4:], "little"),
+    )
+
+
+def key_array(rows: Iterable[Row]) -> Keys:
+    """Distinct rows of keys as ``Keys``, in order."""
+    return np.array(sorted(set(rows)), dtype=np.uint64).reshape(-1, 3)
 
 
 _COLUMNS = ("first", "second", "length", "last", "runs")

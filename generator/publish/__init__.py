@@ -16,11 +16,13 @@ site for. The build, in order:
    (``guard.sieving``), while a process of its own sieves every file kept for the payload of the
    runs that arrived (``guard.kept``, handed its work as soon as those runs' keys are known:
    before the runs are read, when so few arrived that the build reads them for it first,
-   ``EARLY``);
+   ``EARLY``), but for the runs the filter of the kept pages' windows rules out
+   (``guard.windows``), to which the build adds the pages it writes;
 6. confirm what the sieves let through with the guard's exact search (``confirm``), and
    refuse the build on a leak;
-7. put the site in place (``apply``), and sign the files it left there, so that the next
-   build's check takes them as written without reading them (``guard.kept.sign``).
+7. put the site in place (``apply``), sign the files it left there, so that the next build's
+   check takes them as written without reading them (``guard.kept.sign``), and record the
+   filter of its pages' windows as the one of this site.
 
 The scan is as whole as a full build's: every file written is searched for the payload of
 every run, and every file kept (unchanged since the last build, which searched it for the
@@ -46,9 +48,9 @@ from generator.errors import DocumentRefused, Refused
 from generator.guard.kept import Kept, content_digest, sign
 from generator.guard.kept_check import KeptCheck
 from generator.guard.scan import contents, shipped
-from generator.guard.sieve import Keys
 from generator.guard.sieving import run_sieve
-from generator.publish.again import arrival_keys, payload_keys_of, summaries_of
+from generator.guard.windows import Arrival, Bitmap, bits_for
+from generator.publish.again import arrivals_of, payload_keys_of, summaries_of
 from generator.publish.apply import OutRefused, building, place
 from generator.publish.cache import FOLDER, RunCache
 from generator.publish.confirm import confirm
@@ -236,15 +238,20 @@ class _Build:
             kept = sorted({job.file for job in everything} - {job.file for job in render})
             arrivals = [n for n, listed in enumerate(head.runs) if listed.blob in arrived]
             early = len(arrivals) <= EARLY
-            own: dict[str, Keys] = {}
+            own: dict[str, Arrival] = {}
+            # The filter of the pages' windows: the last build's, to which this one adds the
+            # pages it writes; else a new one, of those pages and of the kept ones, which the
+            # check then reads whole.
+            covered = self.cache.windows(self.out, old.digest) if old is not None else None
+            fresh = None if covered else self.cache.new_windows(self.out, bits_for(len(everything)))
             if checking is not None and early:
-                own = arrival_keys(head.git_dir, [head.runs[n] for n in arrivals], self.disclosure)
-                checking.send([own[head.runs[n].blob] for n in arrivals], kept)
+                own = arrivals_of(head.git_dir, [head.runs[n] for n in arrivals], self.disclosure)
+                checking.send([own[head.runs[n].blob] for n in arrivals], kept, covered, fresh)
             learnt, own_read, bodies, worse = self._read(
                 context, chunks(plan, render, read, arrived - set(own), judge), tick
             )
             if checking is not None and not early:
-                checking.send([own_read[head.runs[n].blob] for n in arrivals], kept)
+                checking.send([own_read[head.runs[n].blob] for n in arrivals], kept, covered, fresh)
             worse = {**{b: w for b, w in against.items() if w is not None}, **worse}
             self._check_moments(learnt, moments)
             summaries = partial(summaries_of, head, self.cache, self.disclosure)
@@ -266,10 +273,19 @@ class _Build:
                 partial(payload_keys_of, head, self.cache, self.disclosure),
             )
             del cached, learnt
-            written = self._wrap(context, bodies, tick)
+            windows = covered or fresh
+            context.windows = windows.bits if windows is not None else None
+            written, bitmap = self._wrap(context, bodies, tick)
+            if checking is None and windows is not None:  # nothing else writes to it
+                windows.add(bitmap.map)
             present = dict(sorted({**made, **{w.file: built / w.file for w in written}}.items()))
             candidates, where = self._sieve_rest(context, present, written)
             checked = checking.results() if checking is not None else None
+            if checked is not None and windows is not None:  # once the check is done with it
+                windows.add(bitmap.map)
+                if covered is None and kept and not checked.remade:
+                    windows = None  # the kept pages are not in it
+            del bitmap
             if checked is not None:
                 for found in _kept(checked, kept, arrivals):
                     candidates.append(found)
@@ -295,7 +311,8 @@ class _Build:
                 bodies={job.file: job.body for job in everything},
                 files=files,
             )
-            (built / MANIFEST).write_text(manifest.text(), encoding="utf-8")
+            text = manifest.text().encode()
+            (built / MANIFEST).write_bytes(text)
             staged = (built / MANIFEST).stat().st_ctime_ns
             if old is None or checked is None:
                 placed: Collection[str] = files
@@ -309,6 +326,7 @@ class _Build:
             seen = checked.seen if checked is not None else {}
             signed = sign(self.out, files, placed, staged, seen, started)
             self.cache.keep_signatures(self.out, signed)
+            self.cache.keep_windows(self.out, windows, content_digest(text))
         return Published(
             self.out,
             len(head.runs),
@@ -321,12 +339,12 @@ class _Build:
 
     def _read(
         self, context: Context, chunks: list[Chunk], tick: Callable[[], None]
-    ) -> tuple[dict[str, str], dict[str, Keys], list[Path], dict[str, int]]:
+    ) -> tuple[dict[str, str], dict[str, Arrival], list[Path], dict[str, int]]:
         """Read the chunks in parallel: when each run read was measured (its summary and keys
-        the cache holds), the ``own_keys`` of the arrived runs asked for, the files of bodies
+        the cache holds), the ``windows.arrival`` of the arrived runs asked for, the files of bodies
         written, and the checks worse than the reference of the runs asked for."""
         learnt: dict[str, str] = {}
-        own: dict[str, Keys] = {}
+        own: dict[str, Arrival] = {}
         bodies: list[Path] = []
         worse: dict[str, int] = {}
         for chunk, result in zip(chunks, read_chunks(context, chunks, self.jobs), strict=True):
@@ -356,13 +374,18 @@ class _Build:
 
     def _wrap(
         self, context: Context, bodies: Sequence[Path], tick: Callable[[], None]
-    ) -> list[Written]:
+    ) -> tuple[list[Written], Bitmap]:
+        """Wrap the bodies in their shells: the pages written, and the bits they set of a
+        filter of their windows of ``context.windows`` bits (none where it is None)."""
         written: list[Written] = []
-        for batch in run_in_processes(context, wrap, bodies, self.jobs):
+        bitmap = Bitmap(context.windows or 16)
+        for batch, positions in run_in_processes(context, wrap, bodies, self.jobs):
             written += batch
+            if positions is not None:
+                bitmap.set(positions)
             for _ in batch:
                 tick()
-        return written
+        return written, bitmap
 
     def _sieve_rest(
         self, context: Context, present: Mapping[str, Path], written: Sequence[Written]

@@ -1,5 +1,5 @@
-"""What a build reads of runs outside its processes' work: the keys of the runs that arrived,
-for the check of the kept pages, and, where the cache lost them since the build began, the keys
+"""What a build reads of runs outside its processes' work: what the check of the kept pages
+needs of the runs that arrived, and, where the cache lost them since the build began, the keys
 and summaries of runs it knew."""
 
 from __future__ import annotations
@@ -10,18 +10,21 @@ from pathlib import Path
 from generator.document.disclosure import Disclosure
 from generator.document.payload import payload_texts, unshown
 from generator.document.redacted import RedactedRun
-from generator.guard.sieve import Keys, own_keys, payload_keys
+from generator.guard.sieve import Keys, payload_keys
+from generator.guard.windows import Arrival, arrival
 from generator.publish.cache import RunCache
 from generator.publish.source import Blobs, Committed, Listed
 from generator.publish.work import read_run_of
 from generator.site.summary import RunSummary, summarise
 
 
-def arrival_keys(git_dir: Path, runs: Sequence[Listed], disclosure: Disclosure) -> dict[str, Keys]:
-    """The ``sieve.own_keys`` of runs that arrived, by blob id: the forms the pages runsite
-    writes would carry their payload in."""
+def arrivals_of(
+    git_dir: Path, runs: Sequence[Listed], disclosure: Disclosure
+) -> dict[str, Arrival]:
+    """What the check of the kept pages needs of runs that arrived, by blob id: the forms the
+    pages runsite writes would carry their payload in (``windows.arrival``)."""
     return {
-        blob: own_keys(unshown(texts, redacted))
+        blob: arrival(unshown(texts, redacted))
         for blob, texts, redacted in _payloads(git_dir, runs, disclosure)
     }
 

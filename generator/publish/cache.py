@@ -7,7 +7,9 @@ process of one build, pickled: the cache is runsite's own, like the templates it
 beside it), the keys in a file beside each pack. A build then reads only the runs that arrived
 since the last one. It also keeps the sieve it made of every run's keys, which later builds map
 from its files instead of making it again, sieving apart for the runs it lacks: so a rebuild
-reads no run's keys but those. The cache lives in the archive's own ``.runsite/`` folder, which
+reads no run's keys but those. For each folder a site is built in, it keeps the signatures of
+the site's files and the filter of its pages' windows (``guard.kept``, ``guard.windows``), so
+that the check of the pages a rebuild keeps reads none it need not. The cache lives in the archive's own ``.runsite/`` folder, which
 ignores itself in git. Of each payload string it holds the first 16 bytes, the last 4 and the
 length, not the rest (the documents beside it hold them whole), and losing it costs only time.
 """
@@ -27,6 +29,7 @@ from pathlib import Path
 
 from generator.guard.kept import Signed
 from generator.guard.sieve import SHARD, Keys
+from generator.guard.windows import Windows
 from generator.site.summary import RunSummary
 
 FOLDER = ".runsite"
@@ -259,17 +262,58 @@ class RunCache:
                 shutil.rmtree(other, ignore_errors=True)
         return self.folder / name
 
-    def signatures(self, out: Path) -> Path:
-        """Where the signatures of the files of the site at ``out`` are kept (``kept.sign``):
-        one record for each folder the archive's site is built in."""
+    def _site(self, out: Path) -> Path:
+        """What the cache keeps of the site at ``out`` is named after this: one name for each
+        folder the archive's site is built in."""
         name = hashlib.sha256(os.fsencode(out.resolve())).hexdigest()[:32]
         return self.folder / "sites" / name
+
+    def signatures(self, out: Path) -> Path:
+        """Where the signatures of the files of the site at ``out`` are kept (``kept.sign``)."""
+        return self._site(out)
 
     def keep_signatures(self, out: Path, signed: Signed) -> None:
         """Keep the signatures of the site just put in place at ``out``."""
         path = self.signatures(out)
         path.parent.mkdir(exist_ok=True)
         self._write(path, pickle.dumps(signed, protocol=pickle.HIGHEST_PROTOCOL))
+
+    def windows(self, out: Path, manifest: str) -> Windows | None:
+        """The filter of the windows of the pages of the site at ``out`` (``guard.windows``),
+        where its record says it covers the site whose manifest's digest is ``manifest`` and its
+        file is whole; None where there is none to go on."""
+        site = self._site(out)
+        try:
+            covered, name, bits = pickle.loads(site.with_suffix(".windows").read_bytes())
+            found = Windows(site.parent / name, bits)
+            whole = found.path.stat().st_size == 1 << (bits - 3)
+        except Exception:  # none yet, gone, or not a record: the kept pages are read whole
+            return None
+        return found if covered == manifest and whole else None
+
+    def new_windows(self, out: Path, bits: int) -> Windows:
+        """A filter of ``2**bits`` bits, none set, for the site at ``out``: kept for the next
+        builds once a site it covers is in place (``keep_windows``)."""
+        site = self._site(out)
+        site.parent.mkdir(exist_ok=True)
+        made = Windows(site.parent / f"{site.name}-{secrets.token_hex(8)}.bits", bits)
+        made.make()
+        return made
+
+    def keep_windows(self, out: Path, windows: Windows | None, manifest: str) -> None:
+        """Record ``windows`` as the filter of the site just put in place at ``out``, whose
+        manifest's digest is ``manifest`` (None: it has none), and remove the site's other
+        filters (those of sites gone, or of builds refused or stopped)."""
+        site = self._site(out)
+        record = site.with_suffix(".windows")
+        if windows is None:
+            record.unlink(missing_ok=True)
+        else:
+            data = (manifest, windows.path.name, windows.bits)
+            self._write(record, pickle.dumps(data, protocol=pickle.HIGHEST_PROTOCOL))
+        for other in site.parent.glob(f"{site.name}-*.bits"):
+            if windows is None or other != windows.path:
+                other.unlink(missing_ok=True)
 
     def text(self, name: str, inputs: str) -> str | None:
         """The text kept under ``name`` (a suite page's body, its search entries) if it was made

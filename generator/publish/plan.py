@@ -97,6 +97,9 @@ class Manifest:
     """For each run or comparison page's file, its body digest."""
     files: dict[str, str] = field(default_factory=dict)
     """For each file of the site, the SHA-256 of its bytes."""
+    digest: str = field(default="", compare=False)
+    """The SHA-256 of the manifest's own file, as ``read`` found it: what names the site it
+    describes (``guard.windows``)."""
 
     @classmethod
     def read(cls, out: Path) -> Manifest | None:
@@ -126,7 +129,8 @@ class Manifest:
             and _digests(bodies.values())
         ):
             return None
-        return cls(shells, captured, runs, bodies, files)
+        assert data is not None  # JSON was read from it
+        return cls(shells, captured, runs, bodies, files, hashlib.sha256(data).hexdigest())
 
     def text(self) -> str:
         data = {

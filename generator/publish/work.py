@@ -3,10 +3,11 @@ wrapping bodies in their shells and sieving every file written.
 
 A process reads the runs of one stretch of one suite in order, so each run is read once and
 held only while the pages that show it are written (a comparison holds the previous run, and
-the suite's reference). What leaves a process is small: each run's summary and sieve keys, and
-the ``own_keys`` of the runs that arrived since the last build. Every page's bytes depend on
-its inputs alone, so they do not depend on how the work was divided or how many processes did
-it.
+the suite's reference). What leaves a process is small: each run's summary and sieve keys, what
+the check of the kept pages needs of the runs that arrived since the last build
+(``windows.arrival``), and the bits the pages it wraps set of the filter of their windows. Every
+page's bytes depend on its inputs alone, so they do not depend on how the work was divided or
+how many processes did it.
 """
 
 from __future__ import annotations
@@ -31,7 +32,8 @@ from generator.document.redact import redact
 from generator.document.redacted import RedactedRun
 from generator.errors import DocumentRefused
 from generator.guard.kept import content_digest
-from generator.guard.sieve import Keys, Sieves, own_keys, payload_keys
+from generator.guard.sieve import Sieves, payload_keys
+from generator.guard.windows import Arrival, Pieces, Positions, arrival
 from generator.publish.cache import Learnt, RunCache
 from generator.publish.plan import PageJob, Plan
 from generator.publish.source import Blobs, Listed
@@ -58,7 +60,7 @@ class Chunk:
     jobs: Mapping[str, tuple[PageJob, ...]]
     """The pages to write, by the blob id of the run they belong to."""
     arrived: frozenset[str]
-    """Blob ids of the runs whose ``sieve.own_keys`` the build wants back (all of them in
+    """Blob ids of the runs whose ``windows.arrival`` the build wants back (all of them in
     ``read``)."""
     judge: frozenset[str] = frozenset()
     """Blob ids of the runs whose count of checks worse than the reference is not known."""
@@ -103,12 +105,12 @@ def chunks(
 class Read:
     """What a chunk learnt: when each run it read was measured (its summary's ``created_at``),
     the cache's file of their payload keys, beside the pack of their summaries (None when it
-    read none), the ``own_keys`` asked for, and the file its pages' bodies wait in for their
+    read none), the ``windows.arrival`` of the runs asked for, and the file its pages' bodies wait in for their
     shells (None when it wrote none)."""
 
     runs: dict[str, str]
     keys: Path | None
-    own: dict[str, Keys]
+    own: dict[str, Arrival]
     bodies: Path | None
     worse: dict[str, int]
     """For each run of ``Chunk.judge``, its checks worse than the reference."""
@@ -126,6 +128,9 @@ class Context:
     """Whether the pages' links name ``index.html`` (a site opened from disk)."""
     shells: Mapping[tuple[str, str], Shell] | None = None
     sieve: Sieves | None = None
+    windows: int | None = None
+    """The size (in bits) of the filter of the windows of the pages the build writes, where it
+    keeps one (``guard.windows``)."""
 
 
 _context: Context | None = None
@@ -241,7 +246,7 @@ def read_chunk(chunk: Chunk) -> Read:
     context, blobs, sites = _shared()
     held: dict[str, RedactedRun] = {}
     learnt: dict[str, Learnt] = {}
-    own: dict[str, Keys] = {}
+    own: dict[str, Arrival] = {}
     bodies: list[tuple[PageJob, Body]] = []
     worse: dict[str, int] = {}
 
@@ -253,7 +258,7 @@ def read_chunk(chunk: Chunk) -> Read:
                 texts = payload_texts(run, context.disclosure, bool(reading.unknown))
                 learnt[listed.blob] = (summarise(redacted), payload_keys(texts))
                 if listed.blob in chunk.arrived:
-                    own[listed.blob] = own_keys(unshown(texts, redacted))
+                    own[listed.blob] = arrival(unshown(texts, redacted))
             held[listed.blob] = redacted
         return held[listed.blob]
 
@@ -345,12 +350,14 @@ class Written:
     runs: frozenset[int]
 
 
-def wrap(source: Path) -> list[Written]:
-    """Put each body of a chunk in its shell, write the page, and sieve it."""
+def wrap(source: Path) -> tuple[list[Written], Positions | None]:
+    """Put each body of a chunk in its shell, write the page, and sieve it: what was written,
+    and the bits the pages set of the filter of their windows (where the build keeps one)."""
     context, _, _ = _shared()
     assert context.shells is not None and context.sieve is not None
     written = []
     made: set[Path] = set()
+    pieces = Pieces()
     staged: list[tuple[PageJob, str, str]] = pickle.loads(source.read_bytes())
     for job, title, body in staged:
         if context.for_files:
@@ -365,4 +372,6 @@ def wrap(source: Path) -> list[Written]:
         written.append(
             Written(job.file, content_digest(data), frozenset(context.sieve.runs_in(data)))
         )
-    return written
+        if context.windows is not None:
+            pieces.add(data)
+    return written, None if context.windows is None else pieces.positions(context.windows)

@@ -22,7 +22,8 @@ import generator.guard.kept as kept_module
 import generator.guard.kept_check as kept_check
 import generator.guard.sieve as sieve_module
 from generator.guard.scan import Sought, carried_forms, sought_forms
-from generator.guard.sieve import OwnPages, Sieve, Sieves, own_keys, payload_keys
+from generator.guard.sieve import Keys, OwnPages, Sieve, Sieves, payload_keys
+from generator.guard.windows import arrival
 
 strings = st.text(min_size=8, max_size=40).map(str.strip).filter(lambda s: len(s) >= 8)
 
@@ -40,6 +41,11 @@ carriers = st.sampled_from(
     ]
 )
 """How a page may carry a string: raw, escaped for HTML, JSON or a URL, cased, split by markup."""
+
+
+def _own_keys(payload: list[str]) -> Keys:
+    """``OwnPages``' keys for ``payload``."""
+    return arrival(payload)[0]
 
 
 @settings(max_examples=100, deadline=None)
@@ -142,7 +148,9 @@ def test_a_kept_page_is_sieved_for_every_form_and_case_its_templates_write_a_val
     with."""
     monkeypatch.setattr(sieve_module, "AUTOMATON_FORMS", automaton)
     monkeypatch.setattr(sieve_module, "DFA_BYTES", dfa)
-    sieve = OwnPages([own_keys(["Jane O'Neil, 4 Privet Drive"]), own_keys(["Müller-Lüdenscheidt"])])
+    sieve = OwnPages(
+        [_own_keys(["Jane O'Neil, 4 Privet Drive"]), _own_keys(["Müller-Lüdenscheidt"])]
+    )
     for page, runs in (
         (b"<td>Jane O&#39;Neil, 4 Privet Drive</td>", {0}),
         (b"<td>JANE O&#39;NEIL, 4 PRIVET DRIVE</td>", {0}),
@@ -158,7 +166,7 @@ def test_a_kept_page_is_sieved_for_every_form_and_case_its_templates_write_a_val
 
 def _kept_sieves(payloads: list[list[str]], monkeypatch: pytest.MonkeyPatch) -> list[OwnPages]:
     """``OwnPages`` over ``payloads`` in each of its ways: a DFA, the automaton, the arrays."""
-    keys = [own_keys(payload) for payload in payloads]
+    keys = [_own_keys(payload) for payload in payloads]
     made = []
     for automaton, dfa in ((10**6, 10**12), (10**6, 0), (0, 0)):
         monkeypatch.setattr(sieve_module, "AUTOMATON_FORMS", automaton)
@@ -224,7 +232,7 @@ def test_the_kept_pages_check_names_the_pages_altered_and_the_runs_each_may_carr
     gone, a folder now) is altered, with a run arrived or none; each other page is sieved for
     the arrived runs' payload."""
     payloads = [["the first run's answer"], ["a second run's answer"]]
-    keys = [own_keys(payload) for payload in payloads]
+    arrived = [arrival(payload) for payload in payloads]
     bodies = [
         "<p>nothing of either</p>",
         "<p>the first run&#39;s answer</p>",
@@ -247,7 +255,7 @@ def test_the_kept_pages_check_names_the_pages_altered_and_the_runs_each_may_carr
     found = {"1.html": frozenset({0}), "2.html": frozenset({0, 1}), "4.html": frozenset({0})}
     for threads, batch in ((1, 256), (3, 1)):
         monkeypatch.setattr(kept_module, "BATCH", batch)
-        checked = kept_module.Checker(tmp_path, expected, threads).finish(keys, kept)
+        checked = kept_module.Checker(tmp_path, expected, threads).finish(arrived, kept)
         assert (checked.altered, checked.found) == (altered, found)
         checked = kept_module.Checker(tmp_path, expected, threads).finish([], kept)
         assert (checked.altered, checked.found) == (altered, {})
@@ -262,7 +270,7 @@ def test_a_page_changed_between_the_passes_is_judged_by_what_the_second_read(tmp
     checker = kept_module.Checker(tmp_path, expected, 1)
     checker._first["page.html"].result()
     page.write_text("<p>the first run's answer, put in by hand</p>", encoding="utf-8")
-    checked = checker.finish([own_keys(["the first run's answer"])], ["page.html"])
+    checked = checker.finish([arrival(["the first run's answer"])], ["page.html"])
     assert checked.altered == frozenset({"page.html"})
     assert checked.found == {"page.html": frozenset({0})}
 
@@ -327,7 +335,9 @@ def test_the_kept_pages_check_ends_quietly_when_the_build_is_gone(tmp_path):
     task = (
         pickle.dumps(sys.path)
         + pickle.dumps((tmp_path, files, 2, None))
-        + pickle.dumps(([own_keys(["a kept page's payload"])], (1000, 1000), list(files)))
+        + pickle.dumps(
+            ([arrival(["a kept page's payload"])], (1000, 1000), list(files), None, None)
+        )
     )
     read, write = os.pipe()
     os.close(read)  # the build that would read the results is gone

@@ -18,8 +18,10 @@ from click.testing import Result
 
 import generator.guard.sieve
 import generator.publish
+from generator.guard.windows import Windows
 from generator.publish.cache import Known, RunCache
-from tests._helpers import a_run_at
+from generator.publish.plan import Manifest
+from tests._helpers import a_run_at, git
 
 pytestmark = pytest.mark.slow
 """Each test drives a browser or builds whole sites: ``make test-fast`` leaves them out."""
@@ -180,13 +182,51 @@ def test_a_new_runs_payload_on_a_kept_page_fails_the_incremental_build_as_it_fai
     assert "carries the payload of results[0].responses[0].output" in full.stderr
 
 
+def _windows(archive: Path, site: Path) -> tuple[Path, Windows | None]:
+    """Where the filter of the windows of ``site``'s pages is recorded, and the filter, if it
+    covers the site as it is."""
+    (record,) = archive.glob(".runsite/cache/*/sites/*.windows")
+    manifest = Manifest.read(site)
+    assert manifest is not None
+    return record, RunCache(archive, record.parent.parent.name).windows(site, manifest.digest)
+
+
+def _undo(record: Path, windows: str) -> None:
+    """Leave the filter recorded at ``record`` in the state ``windows`` says."""
+    if windows == "missing":
+        record.unlink()
+    elif windows == "not a record":
+        record.write_bytes(b"not a record")
+    elif windows == "cut short":
+        (bits,) = record.parent.glob(f"{record.stem}-*.bits")
+        bits.write_bytes(bits.read_bytes()[:100])
+    elif windows == "of another site":
+        _, name, size = pickle.loads(record.read_bytes())
+        record.write_bytes(pickle.dumps(("0" * 64, name, size)))
+
+
+SECRETS = ["Mrs Jane Doe's model", "a -> b and more text", "<b>Jane Doe</b> of 4 Privet Drive"]
+
+
+@pytest.mark.parametrize(
+    ("windows", "secret"),
+    [("in use", secret) for secret in SECRETS]
+    + [
+        (state, SECRETS[0]) for state in ["missing", "not a record", "cut short", "of another site"]
+    ],
+)
 def test_a_kept_run_page_showing_a_new_runs_payload_fails_the_incremental_build(
     archive: Path,
     runsite: Callable[..., Result],
     write_json: Callable[[Any, str], Path],
-    kept_sieve: None,
+    windows: str,
+    secret: str,
 ):
-    secret = "Mrs Jane Doe's model"
+    """The filter of the kept pages' windows rules out no run whose payload a kept page carries
+    (markup in it or not), and one gone, unreadable, cut short or covering another site is not
+    taken: every kept page is read then, and a filter made of them. A clean build after the
+    refused one adds its pages to the filter it found in use, or to the one its check made;
+    either way the site has one that covers it, and a full build's bytes."""
     old = a_run_at(1)
     old["target_config"]["values"]["model"] = secret
     billing = write_json(a_run_at(2, suite="billing"), "billing.json")
@@ -194,6 +234,9 @@ def test_a_kept_run_page_showing_a_new_runs_payload_fails_the_incremental_build(
         assert runsite("import", "--root", str(archive), str(path)).exit_code == 0
     site = archive / "site"
     assert _build(runsite, archive, site).exit_code == 0
+    record, covering = _windows(archive, site)
+    assert covering is not None
+    _undo(record, windows)
     published = {file: path.read_bytes() for file, path in _files(site).items()}
     new = a_run_at(3, suite="billing")
     new["results"][0]["responses"][0]["output"] = secret
@@ -203,10 +246,43 @@ def test_a_kept_run_page_showing_a_new_runs_payload_fails_the_incremental_build(
     incremental = _build(runsite, archive, site)
     assert incremental.exit_code == 64
     assert f"{site}/it/runs/acme/support/" in incremental.stderr
-    assert (
-        "carries the payload of results[0].responses[0].output (and 1 more)" in incremental.stderr
-    )
+    assert "carries the payload of results[0].responses[0].output" in incremental.stderr
     assert {file: path.read_bytes() for file, path in _files(site).items()} == published
+    git(archive, "reset", "--quiet", "--hard", "HEAD~1")
+    grown = a_run_at(4, suite="billing")
+    assert (
+        runsite("import", "--root", str(archive), str(write_json(grown, "4.json"))).exit_code == 0
+    )
+    assert _build(runsite, archive, site).exit_code == 0
+    after = _windows(archive, site)[1]
+    assert after is not None
+    assert (after == covering) == (windows == "in use")
+    assert list(record.parent.glob(f"{record.stem}-*.bits")) == [after.path]
+    assert _unlike_a_full_build(runsite, archive, site) == []
+
+
+def test_a_rebuild_adds_the_pages_it_writes_to_the_filter_of_the_pages_windows(
+    archive: Path, runsite: Callable[..., Result], grown: Callable[..., None]
+):
+    """A rebuild sets the bits of the pages it wrote in the file of the filter it found, which
+    then covers the site built; the other files of filters of the site go."""
+    grown(1)
+    grown(2, "billing")
+    site = archive / "site"
+    assert _build(runsite, archive, site).exit_code == 0
+    record, first = _windows(archive, site)
+    assert first is not None
+    before = first.path.read_bytes()
+    stray = record.parent / f"{record.stem}-0123456789abcdef.bits"
+    stray.write_bytes(b"left by a build refused")
+    grown(3)
+    assert _build(runsite, archive, site).exit_code == 0
+    added = _windows(archive, site)[1]
+    assert added == first
+    after = added.path.read_bytes()
+    assert after != before
+    assert all(a & b == b for a, b in zip(after, before, strict=True))
+    assert list(record.parent.glob(f"{record.stem}-*.bits")) == [added.path]
 
 
 def test_a_new_runs_payload_that_only_begins_like_a_kept_page_passes_as_in_a_full_build(

@@ -1,0 +1,204 @@
+"""The windows of the pages a site keeps: which arrived run's payload no kept page can carry,
+known without reading a page.
+
+``sieve.OwnPages`` seeks each form of an arrived run's payload (``scan.own_forms``, ASCII
+lowered) in the ASCII-lowered bytes of every page a build keeps (its run, comparison and
+older-runs pages; the home and suite pages, the search index and the sitemap are written again
+and sieved whole every time). At 10,000 runs that is reading 3.5 GB for every new run. A page
+that carries a form carries every 8 bytes of it (a window), at every offset; so a site keeps a
+Bloom filter of the windows of its pages, one bit per window's hash in a file of ``2**bits``
+bits (``Windows``), and a form one of whose windows has its bit clear is on no page the filter
+covers. A run none of whose forms may be on a kept page is sought in none: the check of the
+kept pages then reads nothing for it, whatever the archive's size.
+
+Only windows between markup are kept: a page's lowered bytes are cut at every ``<`` and ``>``
+into pieces, and the windows of each distinct piece of ``LEAST`` bytes or more are hashed. That
+is what makes them cheap, as most of a page's pieces are its theme's and runsite's markup, the
+same in every page: a batch of 256 pages takes each once. A form is probed the same way: cut at
+``<`` and ``>`` into segments, each of which lies within one piece of a page carrying the form,
+so a window of a segment is a window of that piece. ``PROBES`` windows of each form's segments
+are probed, spread over them; a form with no segment of ``LEAST`` bytes cannot be ruled out,
+nor its run.
+
+A filter only ever gains bits. A full build makes a new one of every page it writes; a rebuild
+adds the pages it writes to the one the last build left, which covered every page that build
+kept or wrote; and the record that names a filter names the manifest of the site it covers
+(``publish.cache``), so that a site put in place by another build, or not put in place, has no
+filter to go on: its kept pages are then sieved whole, as before this module.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+import numpy.typing as npt
+
+from generator.guard.scan import own_forms
+from generator.guard.sieve import Keys, form_row, key_array
+
+LEAST = 8
+"""The bytes of a window: the fewest a piece of a page, or a segment of a form, must have."""
+
+PROBES = 8
+"""The windows of a form whose bits are tested. A form on no page is ruled out unless each of
+its probes is set by chance: at a fifth of the bits set, one form in 400,000, and one run in
+500 of the bench's 800 forms (each such run is sought in every kept page, as before)."""
+
+DENSITY = 4096
+"""Bits of a new filter for each page of the site it is made for, rounded up to a power of two:
+the bench's run and comparison pages have some 1,200 distinct windows each beyond their
+markup's (5 million at 1,000 runs), so a fifth of the bits or fewer are set (4 MB at 1,000 runs,
+32 MB at 10,000)."""
+
+CHUNK = 1 << 20
+"""Bytes of a filter's file read, amended and written back in one go."""
+
+_MIX = np.uint64(0xD6E8FEB86659FD93)
+_ANGLES = bytes.maketrans(b">", b"<")
+
+Positions = npt.NDArray[np.uint64]
+"""Bits of a filter, each by its number."""
+
+Probes = tuple[tuple[int, ...], ...]
+"""The windows of a run's forms to test, each read as a little-endian integer: a tuple of them
+for each distinct form."""
+
+Arrival = tuple[Keys, Probes | None]
+"""What the check of the kept pages is handed of a run that arrived: its ``sieve.own_keys``,
+and the probes of its forms (None when one of its forms cannot be ruled out)."""
+
+
+def arrival(payload: Iterable[str]) -> Arrival:
+    """What the check of the kept pages needs of a run whose payload (its strings no page
+    shows) is ``payload``: its forms are made once for the keys and the probes."""
+    rows = set()
+    probes: set[tuple[int, ...]] | None = set()
+    for form in own_forms(payload):
+        rows.add(form_row(form))
+        if probes is not None:
+            probed = _probes(form)
+            probes = None if probed is None else probes | {probed}
+    return key_array(rows), None if probes is None else tuple(sorted(probes))
+
+
+def _probes(form: bytes) -> tuple[int, ...] | None:
+    """Up to ``PROBES`` windows of ``form``'s segments, spread over them, first and last among
+    them; None when it has no segment of ``LEAST`` bytes."""
+    segments = [s for s in form.translate(_ANGLES).split(b"<") if len(s) >= LEAST]
+    starts = [(segment, at) for segment in segments for at in range(len(segment) - LEAST + 1)]
+    if not starts:
+        return None
+    picked = sorted({round(n * (len(starts) - 1) / (PROBES - 1)) for n in range(PROBES)})
+    return tuple(
+        int.from_bytes(segment[at : at + LEAST], "little")
+        for segment, at in (starts[n] for n in picked)
+    )
+
+
+def bits_for(pages: int) -> int:
+    """The size (a power of two, in bits) of a new filter for a site of ``pages`` kept pages."""
+    return max(16, (max(pages, 1) * DENSITY - 1).bit_length())
+
+
+class Pieces:
+    """The distinct pieces of ``LEAST`` bytes or more, lowered, of some pages (a batch of
+    them, as a build writes them): what they set of a filter."""
+
+    def __init__(self) -> None:
+        self._pieces: set[bytes] = set()
+
+    def add(self, page: bytes) -> None:
+        self._pieces.update(
+            piece for piece in page.lower().translate(_ANGLES).split(b"<") if len(piece) >= LEAST
+        )
+
+    def positions(self, bits: int) -> Positions:
+        """The bits of a filter of ``2**bits`` bits their windows set."""
+        joined = b"<".join(self._pieces)
+        if len(joined) < LEAST:
+            return np.zeros(0, dtype=np.uint64)
+        raw = np.frombuffer(joined, dtype=np.uint8)
+        # The 8 bytes at every offset at once: a view of the bytes with a stride of one.
+        windows: npt.NDArray[np.uint64] = np.ndarray(
+            shape=(len(joined) - LEAST + 1,), dtype="<u8", buffer=joined, strides=(1,)
+        )
+        angles = np.concatenate([np.zeros(1, dtype=np.int64), np.cumsum(raw == ord("<"))])
+        within = angles[LEAST:] == angles[:-LEAST]  # no "<" in it: inside one piece
+        return np.asarray((windows[within] * _MIX) >> np.uint64(64 - bits), dtype=np.uint64)
+
+
+@dataclass(frozen=True)
+class Windows:
+    """A filter of ``2**bits`` bits in the file at ``path``."""
+
+    path: Path
+    bits: int
+
+    def make(self) -> None:
+        """The file of a filter with no bit set (sparse where the filesystem allows)."""
+        with open(self.path, "wb") as made:
+            made.truncate(1 << (self.bits - 3))
+
+    def add(self, bitmap: npt.NDArray[np.uint8]) -> None:
+        """Set the bits ``bitmap`` sets (a ``Bitmap``'s): the file is read, amended and
+        written back ``CHUNK`` bytes at a time, and only where ``bitmap`` sets some bit."""
+        handle = os.open(self.path, os.O_RDWR)
+        try:
+            for start in range(0, len(bitmap), CHUNK):
+                more = bitmap[start : start + CHUNK]
+                if more.any():
+                    held = np.frombuffer(os.pread(handle, len(more), start), dtype=np.uint8)
+                    os.pwrite(handle, (held | more).tobytes(), start)
+        finally:
+            os.close(handle)
+
+    def carries(self, probes: Probes) -> bool:
+        """Whether a page the filter covers may carry a form of the run whose ``probes`` these
+        are: each of one form's probed windows has its bit set. Read with ``os.pread``, a byte
+        at a time, so that the check touches a few bytes of the filter, not its pages."""
+        shift = np.uint64(64 - self.bits)
+        hashed = [((np.array(form, dtype=np.uint64) * _MIX) >> shift).tolist() for form in probes]
+        handle = os.open(self.path, os.O_RDONLY)
+        try:
+            held = {
+                at: os.pread(handle, 1, at) for at in sorted({b >> 3 for f in hashed for b in f})
+            }
+        finally:
+            os.close(handle)
+        return any(all(_set(held[bit >> 3], bit) for bit in form) for form in hashed)
+
+
+def _set(byte: bytes, bit: int) -> bool:
+    """Whether ``bit`` is set in ``byte`` (its byte of the filter); a byte past the file's end
+    (a file cut short since its record was read) sets every bit, as ruling out a run on it would
+    be a guess."""
+    return not byte or bool(byte[0] >> (bit & 7) & 1)
+
+
+class Bitmap:
+    """The bits a build sets in a filter, gathered in memory (only the pages of it that are
+    set take any) and added to its file at once (``Windows.add``)."""
+
+    def __init__(self, bits: int) -> None:
+        self.bits = bits
+        self.map = np.zeros(1 << (bits - 3), dtype=np.uint8)
+
+    def set(self, bits: Positions) -> None:
+        np.bitwise_or.at(
+            self.map, bits >> np.uint64(3), np.left_shift(1, bits & np.uint64(7)).astype(np.uint8)
+        )
+
+
+def ruled_out(windows: Windows | None, arrived: Sequence[Arrival]) -> frozenset[int]:
+    """The runs of ``arrived`` (by their place) that ``windows`` says no kept page carries."""
+    if windows is None:
+        return frozenset()
+    return frozenset(
+        n
+        for n, (_, probes) in enumerate(arrived)
+        if probes is not None and not windows.carries(probes)
+    )
