@@ -57,11 +57,14 @@ markup's (5 million at 1,000 runs), so a fifth of the bits or fewer are set (4 M
 CHUNK = 1 << 20
 """Bytes of a filter's file read, amended and written back in one go."""
 
+SLICE = 1 << 18
+"""Bits a ``Bitmap`` sets in one go."""
+
 _MIX = np.uint64(0xD6E8FEB86659FD93)
 _ANGLES = bytes.maketrans(b">", b"<")
 
-Positions = npt.NDArray[np.uint64]
-"""Bits of a filter, each by its number."""
+Positions = npt.NDArray[np.uint32]
+"""Bits of a filter, each by its number (a filter has ``2**32`` bits at most)."""
 
 Probes = tuple[tuple[int, ...], ...]
 """The windows of a run's forms to test, each read as a little-endian integer: a tuple of them
@@ -89,19 +92,23 @@ def _probes(form: bytes) -> tuple[int, ...] | None:
     """Up to ``PROBES`` windows of ``form``'s segments, spread over them, first and last among
     them; None when it has no segment of ``LEAST`` bytes."""
     segments = [s for s in form.translate(_ANGLES).split(b"<") if len(s) >= LEAST]
-    starts = [(segment, at) for segment in segments for at in range(len(segment) - LEAST + 1)]
-    if not starts:
+    counts = [len(segment) - LEAST + 1 for segment in segments]  # each one's windows
+    total = sum(counts)
+    if not total:
         return None
-    picked = sorted({round(n * (len(starts) - 1) / (PROBES - 1)) for n in range(PROBES)})
-    return tuple(
-        int.from_bytes(segment[at : at + LEAST], "little")
-        for segment, at in (starts[n] for n in picked)
-    )
+    probes = []
+    for n in sorted({round(k * (total - 1) / (PROBES - 1)) for k in range(PROBES)}):
+        segment = 0
+        while n >= counts[segment]:
+            n -= counts[segment]
+            segment += 1
+        probes.append(int.from_bytes(segments[segment][n : n + LEAST], "little"))
+    return tuple(probes)
 
 
 def bits_for(pages: int) -> int:
     """The size (a power of two, in bits) of a new filter for a site of ``pages`` kept pages."""
-    return max(16, (max(pages, 1) * DENSITY - 1).bit_length())
+    return min(32, max(16, (max(pages, 1) * DENSITY - 1).bit_length()))
 
 
 class Pieces:
@@ -112,23 +119,29 @@ class Pieces:
         self._pieces: set[bytes] = set()
 
     def add(self, page: bytes) -> None:
-        self._pieces.update(
-            piece for piece in page.lower().translate(_ANGLES).split(b"<") if len(piece) >= LEAST
-        )
+        self._pieces.update(page.translate(_ANGLES).split(b"<"))
 
     def positions(self, bits: int) -> Positions:
-        """The bits of a filter of ``2**bits`` bits their windows set."""
-        joined = b"<".join(self._pieces)
-        if len(joined) < LEAST:
-            return np.zeros(0, dtype=np.uint64)
-        raw = np.frombuffer(joined, dtype=np.uint8)
+        """The bits of a filter of ``2**bits`` bits their windows set, lowered, each once."""
+        joined = b"<".join(piece for piece in self._pieces if len(piece) >= LEAST).lower()
+        self._pieces.clear()
+        count = len(joined) - LEAST + 1
+        if count < 1:
+            return np.zeros(0, dtype=np.uint32)
         # The 8 bytes at every offset at once: a view of the bytes with a stride of one.
         windows: npt.NDArray[np.uint64] = np.ndarray(
-            shape=(len(joined) - LEAST + 1,), dtype="<u8", buffer=joined, strides=(1,)
+            shape=(count,), dtype="<u8", buffer=joined, strides=(1,)
         )
-        angles = np.concatenate([np.zeros(1, dtype=np.int64), np.cumsum(raw == ord("<"))])
-        within = angles[LEAST:] == angles[:-LEAST]  # no "<" in it: inside one piece
-        return np.asarray((windows[within] * _MIX) >> np.uint64(64 - bits), dtype=np.uint64)
+        within = np.ones(count, dtype=bool)  # the windows with no "<" in them
+        cuts = np.flatnonzero(np.frombuffer(joined, dtype=np.uint8) == ord("<"))
+        for back in range(LEAST):
+            ending = cuts - back
+            within[ending[(ending >= 0) & (ending < count)]] = False
+        hashed = windows[within]
+        hashed *= _MIX
+        hashed >>= np.uint64(64 - bits)
+        ordered = np.sort(hashed.astype(np.uint32))  # a radix sort: a few ms a batch
+        return ordered[np.concatenate([[True], ordered[1:] != ordered[:-1]])]
 
 
 @dataclass(frozen=True)
@@ -188,9 +201,10 @@ class Bitmap:
         self.map = np.zeros(1 << (bits - 3), dtype=np.uint8)
 
     def set(self, bits: Positions) -> None:
-        np.bitwise_or.at(
-            self.map, bits >> np.uint64(3), np.left_shift(1, bits & np.uint64(7)).astype(np.uint8)
-        )
+        """Set ``bits``, a slice at a time: the arrays each takes are a few times its size."""
+        for start in range(0, len(bits), SLICE):
+            some = bits[start : start + SLICE]
+            np.bitwise_or.at(self.map, some >> 3, np.left_shift(1, some & 7).astype(np.uint8))
 
 
 def ruled_out(windows: Windows | None, arrived: Sequence[Arrival]) -> frozenset[int]:
