@@ -140,8 +140,10 @@ class Pieces:
         hashed = windows[within]
         hashed *= _MIX
         hashed >>= np.uint64(64 - bits)
-        ordered = np.sort(hashed.astype(np.uint32))  # a radix sort: a few ms a batch
-        return ordered[np.concatenate([[True], ordered[1:] != ordered[:-1]])]
+        ordered: Positions = np.sort(hashed.astype(np.uint32))  # a radix sort: a few ms a batch
+        first = np.concatenate([np.ones(1, dtype=bool), ordered[1:] != ordered[:-1]])
+        distinct: Positions = ordered[first]
+        return distinct
 
 
 @dataclass(frozen=True)
