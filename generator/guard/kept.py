@@ -40,6 +40,7 @@ import os
 import pickle
 import stat
 import sys
+import tempfile
 from collections.abc import Collection, Mapping, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass
@@ -226,19 +227,20 @@ class Checker:
         return self._as_written(file, read)
 
     def _sieved(
-        self, own: sieve.OwnPages, files: Sequence[str], bits: int | None
-    ) -> tuple[dict[str, Judged], windows.Positions | None]:
-        """Each file's judgement, and where ``bits`` is given (a filter made anew), the bits of
-        a filter of that size the files set."""
+        self, own: sieve.OwnPages, files: Sequence[str], remaking: tuple[int, Path] | None
+    ) -> tuple[dict[str, Judged], windows.Batch | None]:
+        """Each file's judgement, and where a filter of the kept pages is being made anew
+        (``remaking``: its size in bits, and a folder for the bits the files set), those bits
+        (``Pieces.keep``)."""
         judged = {}
         pieces = windows.Pieces()
         for file in files:
             read = _contents(self._site / file)
             runs = frozenset(own.runs_in(read[0])) if read is not None else frozenset()
             judged[file] = (self._same(file, read), runs)
-            if bits is not None and read is not None:
+            if remaking is not None and read is not None:
                 pieces.add(read[0])
-        return judged, pieces.positions(bits) if bits is not None else None
+        return judged, pieces.keep(*remaking) if remaking is not None else None
 
     def finish(
         self,
@@ -252,25 +254,25 @@ class Checker:
         the kept pages (``covered``) rules out. Where there is no such filter and some run is
         sought, every kept page is read, and ``fresh`` (a filter with no bit set) is given the
         bits they set."""
-        with self._pool:
+        skipped = windows.ruled_out(covered, arrived)
+        sought = [n for n in range(len(arrived)) if n not in skipped]
+        remaking = fresh if covered is None and sought else None
+        beside = remaking.path.parent if remaking is not None else None
+        with self._pool, tempfile.TemporaryDirectory(dir=beside) as folder:
             sieved: dict[str, Judged] = {}
-            skipped = windows.ruled_out(covered, arrived)
-            sought = [n for n in range(len(arrived)) if n not in skipped]
-            remaking = fresh if covered is None and sought else None
-            bitmap = windows.Bitmap(remaking.bits) if remaking is not None else None
+            batches: list[windows.Batch] = []
             if sought:
                 own = sieve.OwnPages([arrived[n][0] for n in sought])
-                bits = remaking.bits if remaking is not None else None
+                making = (remaking.bits, Path(folder)) if remaking is not None else None
                 for batch in [
-                    self._pool.submit(self._sieved, own, kept[n : n + BATCH], bits)
+                    self._pool.submit(self._sieved, own, kept[n : n + BATCH], making)
                     for n in range(0, len(kept), BATCH)
                 ]:
-                    found, positions = batch.result()
+                    found, bits = batch.result()
                     sieved.update(found)
-                    if bitmap is not None and positions is not None:
-                        bitmap.set(positions)
-            if remaking is not None and bitmap is not None:
-                remaking.add(bitmap.map)
+                    batches += [bits] if bits is not None else []
+            if remaking is not None:
+                remaking.add(batches)
             judged = {
                 file: sieved[file] if file in sieved else (self._first_said(file), frozenset())
                 for file in dict.fromkeys([*self._expected, *kept])

@@ -30,6 +30,7 @@ filter to go on: its kept pages are then sieved whole, as before this module.
 from __future__ import annotations
 
 import os
+import tempfile
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -57,14 +58,16 @@ markup's (5 million at 1,000 runs), so a fifth of the bits or fewer are set (4 M
 CHUNK = 1 << 20
 """Bytes of a filter's file read, amended and written back in one go."""
 
-SLICE = 1 << 18
-"""Bits a ``Bitmap`` sets in one go."""
 
 _MIX = np.uint64(0xD6E8FEB86659FD93)
 _ANGLES = bytes.maketrans(b">", b"<")
 
 Positions = npt.NDArray[np.uint32]
 """Bits of a filter, each by its number (a filter has ``2**32`` bits at most)."""
+
+Batch = tuple[Path, tuple[int, ...]]
+"""The bits the pages of a batch set (``Pieces.keep``): a file of their numbers, sorted, each
+once, and where those of each ``CHUNK`` of the filter begin in it."""
 
 Probes = tuple[tuple[int, ...], ...]
 """The windows of a run's forms to test, each read as a little-endian integer: a tuple of them
@@ -145,6 +148,18 @@ class Pieces:
         distinct: Positions = ordered[first]
         return distinct
 
+    def keep(self, bits: int, folder: Path) -> Batch:
+        """Keep the bits of a filter of ``2**bits`` bits these pieces set in a file of
+        ``folder``, for ``Windows.add``."""
+        positions = self.positions(bits)
+        folder.mkdir(exist_ok=True)
+        handle, name = tempfile.mkstemp(dir=folder, suffix=".bits")
+        with open(handle, "wb") as kept:
+            kept.write(positions.tobytes())
+        chunks = np.arange(0, 1 << bits, CHUNK * 8, dtype=np.uint64)
+        starts = np.searchsorted(positions, chunks).tolist()
+        return Path(name), (*starts, len(positions))
+
 
 @dataclass(frozen=True)
 class Windows:
@@ -158,16 +173,34 @@ class Windows:
         with open(self.path, "wb") as made:
             made.truncate(1 << (self.bits - 3))
 
-    def add(self, bitmap: npt.NDArray[np.uint8]) -> None:
-        """Set the bits ``bitmap`` sets (a ``Bitmap``'s): the file is read, amended and
-        written back ``CHUNK`` bytes at a time, and only where ``bitmap`` sets some bit."""
+    def add(self, batches: Sequence[Batch]) -> None:
+        """Set the bits ``batches`` keep (``Pieces.keep``): a ``CHUNK`` of the filter at a time,
+        read, amended with the bits of every batch that fall in it, and written back. So no
+        more of the filter, nor of the bits, is held at once than a chunk and what falls in
+        it, however large the site."""
         handle = os.open(self.path, os.O_RDWR)
         try:
-            for start in range(0, len(bitmap), CHUNK):
-                more = bitmap[start : start + CHUNK]
-                if more.any():
-                    held = np.frombuffer(os.pread(handle, len(more), start), dtype=np.uint8)
-                    os.pwrite(handle, (held | more).tobytes(), start)
+            for chunk in range(max(1, (1 << (self.bits - 3)) // CHUNK)):
+                falling = [
+                    np.fromfile(
+                        path,
+                        dtype=np.uint32,
+                        count=starts[chunk + 1] - starts[chunk],
+                        offset=starts[chunk] * 4,
+                    )
+                    for path, starts in batches
+                    if starts[chunk + 1] > starts[chunk]
+                ]
+                if not falling:
+                    continue
+                at = chunk * CHUNK
+                held = np.zeros(min(CHUNK, 1 << (self.bits - 3)), dtype=np.uint8)
+                read = os.pread(handle, len(held), at)
+                held[: len(read)] = np.frombuffer(read, dtype=np.uint8)
+                for bits in falling:
+                    bits -= np.uint32(at * 8)
+                    np.bitwise_or.at(held, bits >> 3, np.left_shift(1, bits & 7).astype(np.uint8))
+                os.pwrite(handle, held.tobytes(), at)
         finally:
             os.close(handle)
 
@@ -192,21 +225,6 @@ def _set(byte: bytes, bit: int) -> bool:
     (a file cut short since its record was read) sets every bit, as ruling out a run on it would
     be a guess."""
     return not byte or bool(byte[0] >> (bit & 7) & 1)
-
-
-class Bitmap:
-    """The bits a build sets in a filter, gathered in memory (only the pages of it that are
-    set take any) and added to its file at once (``Windows.add``)."""
-
-    def __init__(self, bits: int) -> None:
-        self.bits = bits
-        self.map = np.zeros(1 << (bits - 3), dtype=np.uint8)
-
-    def set(self, bits: Positions) -> None:
-        """Set ``bits``, a slice at a time: the arrays each takes are a few times its size."""
-        for start in range(0, len(bits), SLICE):
-            some = bits[start : start + SLICE]
-            np.bitwise_or.at(self.map, some >> 3, np.left_shift(1, some & 7).astype(np.uint8))
 
 
 def ruled_out(windows: Windows | None, arrived: Sequence[Arrival]) -> frozenset[int]:

@@ -49,7 +49,7 @@ from generator.guard.kept import Kept, content_digest, sign
 from generator.guard.kept_check import KeptCheck
 from generator.guard.scan import contents, shipped
 from generator.guard.sieving import run_sieve
-from generator.guard.windows import Arrival, Bitmap, bits_for
+from generator.guard.windows import Arrival, Batch, bits_for
 from generator.publish.again import arrivals_of, payload_keys_of, summaries_of
 from generator.publish.apply import OutRefused, building, place
 from generator.publish.cache import FOLDER, RunCache
@@ -275,17 +275,16 @@ class _Build:
             del cached, learnt
             windows = covered or fresh
             context.windows = windows.bits if windows is not None else None
-            written, bitmap = self._wrap(context, bodies, tick)
+            written, batches = self._wrap(context, bodies, tick)
             if checking is None and windows is not None:  # nothing else writes to it
-                windows.add(bitmap.map)
+                windows.add(batches)
             present = dict(sorted({**made, **{w.file: built / w.file for w in written}}.items()))
             candidates, where = self._sieve_rest(context, present, written)
             checked = checking.results() if checking is not None else None
             if checked is not None and windows is not None:  # once the check is done with it
-                windows.add(bitmap.map)
+                windows.add(batches)
                 if covered is None and kept and not checked.remade:
                     windows = None  # the kept pages are not in it
-            del bitmap
             if checked is not None:
                 for found in _kept(checked, kept, arrivals):
                     candidates.append(found)
@@ -374,18 +373,17 @@ class _Build:
 
     def _wrap(
         self, context: Context, bodies: Sequence[Path], tick: Callable[[], None]
-    ) -> tuple[list[Written], Bitmap]:
+    ) -> tuple[list[Written], list[Batch]]:
         """Wrap the bodies in their shells: the pages written, and the bits they set of a
         filter of their windows of ``context.windows`` bits (none where it is None)."""
         written: list[Written] = []
-        bitmap = Bitmap(context.windows or 16)
-        for batch, positions in run_in_processes(context, wrap, bodies, self.jobs):
+        batches: list[Batch] = []
+        for batch, windows in run_in_processes(context, wrap, bodies, self.jobs):
             written += batch
-            if positions is not None:
-                bitmap.set(positions)
+            batches += [windows] if windows is not None else []
             for _ in batch:
                 tick()
-        return written, bitmap
+        return written, batches
 
     def _sieve_rest(
         self, context: Context, present: Mapping[str, Path], written: Sequence[Written]

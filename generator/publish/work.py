@@ -33,7 +33,7 @@ from generator.document.redacted import RedactedRun
 from generator.errors import DocumentRefused
 from generator.guard.kept import content_digest
 from generator.guard.sieve import Sieves, payload_keys
-from generator.guard.windows import Arrival, Pieces, Positions, arrival
+from generator.guard.windows import Arrival, Batch, Pieces, arrival
 from generator.publish.cache import Learnt, RunCache
 from generator.publish.plan import PageJob, Plan
 from generator.publish.source import Blobs, Listed
@@ -350,7 +350,7 @@ class Written:
     runs: frozenset[int]
 
 
-def wrap(source: Path) -> tuple[list[Written], Positions | None]:
+def wrap(source: Path) -> tuple[list[Written], Batch | None]:
     """Put each body of a chunk in its shell, write the page, and sieve it: what was written,
     and the bits the pages set of the filter of their windows (where the build keeps one)."""
     context, _, _ = _shared()
@@ -374,4 +374,6 @@ def wrap(source: Path) -> tuple[list[Written], Positions | None]:
         )
         if context.windows is not None:
             pieces.add(data)
-    return written, None if context.windows is None else pieces.positions(context.windows)
+    if context.windows is None:
+        return written, None
+    return written, pieces.keep(context.windows, context.staging / "windows")

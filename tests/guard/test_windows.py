@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 import generator.guard.kept as kept_module
 import generator.guard.sieve as sieve_module
 from generator.guard.scan import own_forms
-from generator.guard.windows import Bitmap, Pieces, Windows, arrival, bits_for, ruled_out
+from generator.guard.windows import Pieces, Windows, arrival, bits_for, ruled_out
 
 markup = st.text(st.sampled_from("ab <>&'\"-/é\\"), min_size=8, max_size=30)
 strings = st.one_of(markup, st.text(min_size=8, max_size=30)).filter(lambda s: len(s.strip()) >= 8)
@@ -28,13 +28,13 @@ def _filter(folder: Path, pages: Sequence[bytes], bits: int, batch: int = 2) -> 
     ``folder``."""
     windows = Windows(folder / "site.bits", bits)
     windows.make()
-    bitmap = Bitmap(bits)
+    batches = []
     for start in range(0, len(pages), batch):
         pieces = Pieces()
         for page in pages[start : start + batch]:
             pieces.add(page)
-        bitmap.set(pieces.positions(bits))
-    windows.add(bitmap.map)
+        batches.append(pieces.keep(bits, folder / "batches"))
+    windows.add(batches)
     return windows
 
 
