@@ -58,6 +58,9 @@ markup's (5 million at 1,000 runs), so a fifth of the bits or fewer are set (4 M
 CHUNK = 1 << 20
 """Bytes of a filter's file read, amended and written back in one go."""
 
+SLICE = 4096
+"""Pieces whose windows are hashed in one go (some 250 KB of them)."""
+
 
 _MIX = np.uint64(0xD6E8FEB86659FD93)
 _ANGLES = bytes.maketrans(b">", b"<")
@@ -125,26 +128,21 @@ class Pieces:
         self._pieces.update(page.translate(_ANGLES).split(b"<"))
 
     def positions(self, bits: int) -> Positions:
-        """The bits of a filter of ``2**bits`` bits their windows set, lowered, each once."""
-        joined = b"<".join(piece for piece in self._pieces if len(piece) >= LEAST).lower()
+        """The bits of a filter of ``2**bits`` bits their windows set, lowered, each once.
+        Hashed ``SLICE`` pieces at a time, as the arrays of a batch's windows at once took
+        tens of megabytes."""
+        long = [piece for piece in self._pieces if len(piece) >= LEAST]
         self._pieces.clear()
-        count = len(joined) - LEAST + 1
-        if count < 1:
-            return np.zeros(0, dtype=np.uint32)
-        # The 8 bytes at every offset at once: a view of the bytes with a stride of one.
-        windows: npt.NDArray[np.uint64] = np.ndarray(
-            shape=(count,), dtype="<u8", buffer=joined, strides=(1,)
+        hashed = [
+            _hashed(b"<".join(long[n : n + SLICE]).lower(), bits)
+            for n in range(0, len(long), SLICE)
+        ]
+        del long
+        ordered: Positions = np.sort(np.concatenate([np.zeros(0, dtype=np.uint32), *hashed]))
+        del hashed  # a radix sort, above: a few ms a batch
+        first = np.concatenate(
+            [np.ones(min(len(ordered), 1), dtype=bool), ordered[1:] != ordered[:-1]]
         )
-        within = np.ones(count, dtype=bool)  # the windows with no "<" in them
-        cuts = np.flatnonzero(np.frombuffer(joined, dtype=np.uint8) == ord("<"))
-        for back in range(LEAST):
-            ending = cuts - back
-            within[ending[(ending >= 0) & (ending < count)]] = False
-        hashed = windows[within]
-        hashed *= _MIX
-        hashed >>= np.uint64(64 - bits)
-        ordered: Positions = np.sort(hashed.astype(np.uint32))  # a radix sort: a few ms a batch
-        first = np.concatenate([np.ones(1, dtype=bool), ordered[1:] != ordered[:-1]])
         distinct: Positions = ordered[first]
         return distinct
 
@@ -159,6 +157,27 @@ class Pieces:
         chunks = np.arange(0, 1 << bits, CHUNK * 8, dtype=np.uint64)
         starts = np.searchsorted(positions, chunks).tolist()
         return Path(name), (*starts, len(positions))
+
+
+def _hashed(joined: bytes, bits: int) -> Positions:
+    """The bits of a filter of ``2**bits`` bits that the windows of ``joined`` (pieces joined by
+    ``<``) set, but those that hold a ``<``."""
+    count = len(joined) - LEAST + 1
+    if count < 1:
+        return np.zeros(0, dtype=np.uint32)
+    # The 8 bytes at every offset at once: a view of the bytes with a stride of one.
+    windows: npt.NDArray[np.uint64] = np.ndarray(
+        shape=(count,), dtype="<u8", buffer=joined, strides=(1,)
+    )
+    within = np.ones(count, dtype=bool)  # the windows with no "<" in them
+    cuts = np.flatnonzero(np.frombuffer(joined, dtype=np.uint8) == ord("<"))
+    for back in range(LEAST):
+        ending = cuts - back
+        within[ending[(ending >= 0) & (ending < count)]] = False
+    hashed = windows[within]
+    hashed *= _MIX
+    hashed >>= np.uint64(64 - bits)
+    return hashed.astype(np.uint32)
 
 
 @dataclass(frozen=True)
@@ -182,14 +201,7 @@ class Windows:
         try:
             for chunk in range(max(1, (1 << (self.bits - 3)) // CHUNK)):
                 falling = [
-                    np.fromfile(
-                        path,
-                        dtype=np.uint32,
-                        count=starts[chunk + 1] - starts[chunk],
-                        offset=starts[chunk] * 4,
-                    )
-                    for path, starts in batches
-                    if starts[chunk + 1] > starts[chunk]
+                    (path, starts) for path, starts in batches if starts[chunk + 1] > starts[chunk]
                 ]
                 if not falling:
                     continue
@@ -197,7 +209,13 @@ class Windows:
                 held = np.zeros(min(CHUNK, 1 << (self.bits - 3)), dtype=np.uint8)
                 read = os.pread(handle, len(held), at)
                 held[: len(read)] = np.frombuffer(read, dtype=np.uint8)
-                for bits in falling:
+                for path, starts in falling:  # one batch's bits at a time
+                    bits = np.fromfile(
+                        path,
+                        dtype=np.uint32,
+                        count=starts[chunk + 1] - starts[chunk],
+                        offset=starts[chunk] * 4,
+                    )
                     bits -= np.uint32(at * 8)
                     np.bitwise_or.at(held, bits >> 3, np.left_shift(1, bits & 7).astype(np.uint8))
                 os.pwrite(handle, held.tobytes(), at)
