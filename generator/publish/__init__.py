@@ -49,11 +49,12 @@ from generator.guard.kept import Kept, content_digest, sign
 from generator.guard.kept_check import KeptCheck
 from generator.guard.scan import contents, shipped
 from generator.guard.sieving import run_sieve
-from generator.guard.windows import Arrival, Batch, bits_for
+from generator.guard.windows import Arrival, Batch
 from generator.publish.again import arrivals_of, payload_keys_of, summaries_of
 from generator.publish.apply import OutRefused, building, place
 from generator.publish.cache import FOLDER, RunCache
 from generator.publish.confirm import confirm
+from generator.publish.keeping import Keeping
 from generator.publish.plan import (
     MANIFEST,
     Manifest,
@@ -63,7 +64,7 @@ from generator.publish.plan import (
     plan_pages,
     stale,
 )
-from generator.publish.source import Blobs, Committed, committed, created_at
+from generator.publish.source import committed, measured
 from generator.publish.suites import histories, home_and_suites, older_pages, worse_known
 from generator.publish.work import (
     Chunk,
@@ -107,18 +108,6 @@ class Published:
 def available_cores() -> int:
     """The cores this process may use."""
     return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
-
-
-def _moments(head: Committed, cached: Mapping[str, str | None]) -> dict[str, datetime]:
-    """When each run was measured: as the cache knows it, else as cheaply as it can be read."""
-    moments = {}
-    with Blobs(head.git_dir) as blobs:
-        for listed in head.runs:
-            entry = cached[listed.blob]
-            moments[listed.blob] = (
-                datetime.fromisoformat(entry) if entry else created_at(listed, blobs)
-            )
-    return moments
 
 
 def _site_files(folder: Path) -> dict[str, Path]:
@@ -213,16 +202,11 @@ class _Build:
         with building(self.out) as (staging, last), ExitStack() as stack:
             started = staging.stat().st_ctime_ns  # before the check reads anything
             old = None if full else last
-            checking = None
-            if old is not None:  # the check ends with this build, even one that restarts
-                checking = stack.enter_context(check or KeptCheck())
-                checking.start(self.out, old.files, self.jobs, self.cache.signatures(self.out))
-            elif check is not None:
-                check.close()  # nothing kept to check: its memory goes now, not with the build
+            keeping = Keeping(self.out, self.cache, old, check, self.jobs, stack)
             known, known_worse = self.cache.known()
             cached = {listed.blob: known.get(listed.blob) for listed in head.runs}
             del known  # what the cache holds of runs no longer in the archive
-            moments = _moments(head, cached)
+            moments = measured(head, cached)
             plan = plan_pages(head, moments, self.folders, self.inputs)
             shells = self._shells_digest(plan)
             everything = plan.pages()
@@ -238,20 +222,16 @@ class _Build:
             kept = sorted({job.file for job in everything} - {job.file for job in render})
             arrivals = [n for n, listed in enumerate(head.runs) if listed.blob in arrived]
             early = len(arrivals) <= EARLY
+            keeping.plan(len(everything), kept)
             own: dict[str, Arrival] = {}
-            # The filter of the pages' windows: the last build's, to which this one adds the
-            # pages it writes; else a new one, of those pages and of the kept ones, which the
-            # check then reads whole.
-            covered = self.cache.windows(self.out, old.digest) if old is not None else None
-            fresh = None if covered else self.cache.new_windows(self.out, bits_for(len(everything)))
-            if checking is not None and early:
+            if keeping.checking is not None and early:
                 own = arrivals_of(head.git_dir, [head.runs[n] for n in arrivals], self.disclosure)
-                checking.send([own[head.runs[n].blob] for n in arrivals], kept, covered, fresh)
+                keeping.send([own[head.runs[n].blob] for n in arrivals])
             learnt, own_read, bodies, worse = self._read(
                 context, chunks(plan, render, read, arrived - set(own), judge), tick
             )
-            if checking is not None and not early:
-                checking.send([own_read[head.runs[n].blob] for n in arrivals], kept, covered, fresh)
+            if keeping.checking is not None and not early:
+                keeping.send([own_read[head.runs[n].blob] for n in arrivals])
             worse = {**{b: w for b, w in against.items() if w is not None}, **worse}
             self._check_moments(learnt, moments)
             summaries = partial(summaries_of, head, self.cache, self.disclosure)
@@ -273,18 +253,11 @@ class _Build:
                 partial(payload_keys_of, head, self.cache, self.disclosure),
             )
             del cached, learnt
-            windows = covered or fresh
-            context.windows = windows.bits if windows is not None else None
+            context.windows = keeping.windows.bits if keeping.windows is not None else None
             written, batches = self._wrap(context, bodies, tick)
-            if checking is None and windows is not None:  # nothing else writes to it
-                windows.add(batches)
             present = dict(sorted({**made, **{w.file: built / w.file for w in written}}.items()))
             candidates, where = self._sieve_rest(context, present, written)
-            checked = checking.results() if checking is not None else None
-            if checked is not None and windows is not None:  # once the check is done with it
-                windows.add(batches)
-                if covered is None and kept and not checked.remade:
-                    windows = None  # the kept pages are not in it
+            checked = keeping.wrote(batches)
             if checked is not None:
                 for found in _kept(checked, kept, arrivals):
                     candidates.append(found)
@@ -312,6 +285,8 @@ class _Build:
             )
             text = manifest.text().encode()
             (built / MANIFEST).write_bytes(text)
+            written_as = content_digest(text)
+            del text  # 18 MB at 10,000 runs
             staged = (built / MANIFEST).stat().st_ctime_ns
             if old is None or checked is None:
                 placed: Collection[str] = files
@@ -325,7 +300,7 @@ class _Build:
             seen = checked.seen if checked is not None else {}
             signed = sign(self.out, files, placed, staged, seen, started)
             self.cache.keep_signatures(self.out, signed)
-            self.cache.keep_windows(self.out, windows, content_digest(text))
+            keeping.record(written_as)
         return Published(
             self.out,
             len(head.runs),

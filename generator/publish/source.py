@@ -17,6 +17,7 @@ import os
 import re
 import stat
 import subprocess
+from collections.abc import Mapping
 from contextlib import suppress
 from dataclasses import dataclass
 from datetime import datetime
@@ -185,3 +186,16 @@ def created_at(listed: Listed, blobs: Blobs) -> datetime:
             "created_at", "not one ISO-8601 timestamp with its UTC offset"
         ).located(listed.path)
     return moment
+
+
+def measured(head: Committed, cached: Mapping[str, str | None]) -> dict[str, datetime]:
+    """When each run at ``head`` was measured, by blob id: as the cache knows it (``cached``,
+    its ``created_at``, None where it does not), else as cheaply as it can be read."""
+    moments = {}
+    with Blobs(head.git_dir) as blobs:
+        for listed in head.runs:
+            entry = cached[listed.blob]
+            moments[listed.blob] = (
+                datetime.fromisoformat(entry) if entry else created_at(listed, blobs)
+            )
+    return moments
