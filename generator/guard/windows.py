@@ -14,7 +14,10 @@ kept pages then reads nothing for it, whatever the archive's size.
 Only windows between markup are kept: a page's lowered bytes are cut at every ``<`` and ``>``
 into pieces, and the windows of each distinct piece of ``LEAST`` bytes or more are hashed. That
 is what makes them cheap, as most of a page's pieces are its theme's and runsite's markup, the
-same in every page: a batch of 256 pages takes each once. A form is probed the same way: cut at
+same in every page: a batch of pages takes each once (0.5 ms a page of the bench's shape). A
+batch's bits go to a file of their own, sorted, and the filter's file is amended a megabyte at
+a time from all of them (``Windows.add``): no process holds the filter, which is 32 MB at
+10,000 runs. A form is probed the same way: cut at
 ``<`` and ``>`` into segments, each of which lies within one piece of a page carrying the form,
 so a window of a segment is a window of that piece. ``PROBES`` windows of each form's segments
 are probed, spread over them; a form with no segment of ``LEAST`` bytes cannot be ruled out,
@@ -24,7 +27,8 @@ A filter only ever gains bits. A full build makes a new one of every page it wri
 adds the pages it writes to the one the last build left, which covered every page that build
 kept or wrote; and the record that names a filter names the manifest of the site it covers
 (``publish.cache``), so that a site put in place by another build, or not put in place, has no
-filter to go on: its kept pages are then sieved whole, as before this module.
+filter to go on: the next build's check then reads every kept page, as before this module, and
+makes a new filter of them (``kept.Checker.finish``).
 """
 
 from __future__ import annotations
@@ -46,14 +50,15 @@ LEAST = 8
 
 PROBES = 8
 """The windows of a form whose bits are tested. A form on no page is ruled out unless each of
-its probes is set by chance: at a fifth of the bits set, one form in 400,000, and one run in
-500 of the bench's 800 forms (each such run is sought in every kept page, as before)."""
+its probes is set by chance: at a quarter of the bits set (the most a new filter has), one
+form in 65,000, and one run in 80 of the bench's 800 forms (such a run is sought in every kept
+page, as every run was before the filter)."""
 
 DENSITY = 4096
 """Bits of a new filter for each page of the site it is made for, rounded up to a power of two:
-the bench's run and comparison pages have some 1,200 distinct windows each beyond their
-markup's (5 million at 1,000 runs), so a fifth of the bits or fewer are set (4 MB at 1,000 runs,
-32 MB at 10,000)."""
+the bench's run and comparison pages have some 1,100 distinct windows each beyond their
+markup's, so a quarter of the bits or fewer are set (4.8 million windows in 2 MB at 1,000
+runs; 43 million in 32 MB at 10,000, 15% of the bits)."""
 
 CHUNK = 1 << 20
 """Bytes of a filter's file read, amended and written back in one go."""
