@@ -24,6 +24,7 @@ import statistics
 import sys
 import tempfile
 import time
+from collections.abc import Sequence
 from datetime import datetime, timedelta
 from pathlib import Path
 
@@ -99,6 +100,10 @@ class History:
         self.summaries[listed.blob] = summary
         self.moments[listed.blob] = datetime.fromisoformat(summary.created_at)
 
+    def _summaries(self, blobs: Sequence[str]) -> dict[str, RunSummary]:
+        """The summaries of ``blobs``, as the build's cache gives them."""
+        return {blob: self.summaries[blob] for blob in blobs}
+
     def rebuild(self) -> float:
         """Seconds a build takes to make the pages over many runs: the home page, each suite's
         pages and search entries, and the blocks of older runs whose inputs moved. Planning the
@@ -108,7 +113,8 @@ class History:
         render = stale(plan.pages(), Manifest(shells="bench", bodies=self.written), "bench")
         gc.collect()
         started = time.perf_counter()
-        suites = histories(plan, self.summaries, {})
+        created = {blob: summary.created_at for blob, summary in self.summaries.items()}
+        suites = histories(plan, self._summaries, {}, created)
         home_and_suites(self.cache, self.sites, suites, plan)
         older_pages(self.sites, suites, plan, render)
         taken = time.perf_counter() - started

@@ -38,7 +38,7 @@ from generator.document.redact import redact
 from generator.document.redacted import RedactedRun
 from generator.guard.sieve import Sieve, payload_keys
 from generator.site.labels import LOCALES
-from generator.site.pages import Comparison, Site, comparison
+from generator.site.pages import ComparisonPage, Site, comparison
 from generator.site.summary import summarise
 from generator.site.templates import environment
 
@@ -65,7 +65,7 @@ def _timed(
 
 
 def _pages(
-    sites: Sequence[Site], run: RedactedRun, before: RedactedRun, pair: Comparison
+    sites: Sequence[Site], run: RedactedRun, before: RedactedRun, pair: ComparisonPage
 ) -> list[str]:
     """A run's page and its comparison page with the run before, in each language."""
     bodies = []

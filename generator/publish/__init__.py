@@ -235,7 +235,9 @@ class _Build:
             worse = {**{b: w for b, w in against.items() if w is not None}, **worse}
             self._check_moments(learnt, moments)
             summaries = partial(summaries_of, head, self.cache, self.disclosure)
-            history = histories(plan, summaries, worse)
+            created = {**{b: c for b, c in cached.items() if c is not None}, **learnt}
+            history = histories(plan, summaries, worse, created)
+            del created
             sites = [Site(environment(self.cache.templates), locale) for locale in LOCALES]
             pages, searched = home_and_suites(self.cache, sites, history, plan)
             blocks = stage_bodies(staging, older_pages(sites, history, plan, render))

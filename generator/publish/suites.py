@@ -78,9 +78,11 @@ def histories(
     plan: Plan,
     summaries: Callable[[Sequence[str]], Mapping[str, RunSummary]],
     worse: Mapping[str, int],
+    created: Mapping[str, str],
 ) -> list[SuiteRuns]:
     """Each suite's runs in order, as summaries (``Stored``: ``summaries`` gives those of some
-    blob ids), with its reference and what got worse against it (``worse``, by blob id)."""
+    blob ids), with its reference, what got worse against it (``worse``, by blob id) and when
+    each was measured (``created``, by blob id: each one's ``created_at``)."""
     return [
         SuiteRuns(
             tenant,
@@ -89,6 +91,7 @@ def histories(
             plan.references[(tenant, suite)].key if (tenant, suite) in plan.references else None,
             {r.key: worse[r.blob] for r in runs if r.blob in worse},
             tuple(r.key for r in runs),
+            tuple(created[r.blob] for r in runs),
         )
         for (tenant, suite), runs in plan.suites.items()
     ]

@@ -63,10 +63,16 @@ class SuiteRuns:
     """For each run with a reference other than itself, by key: its checks worse than it."""
     keys: Sequence[str] = ()
     """Its runs' keys, in the same order (from ``runs`` where not given)."""
+    created: Sequence[str] = ()
+    """When each of its runs was measured (its ``created_at``), in the same order (from
+    ``runs`` where not given): what a link to a block of older runs shows of it, known without
+    reading the block's summaries."""
 
     def __post_init__(self) -> None:
         if not self.keys:
             object.__setattr__(self, "keys", tuple(run.key for run in self.runs))
+        if not self.created:
+            object.__setattr__(self, "created", tuple(run.created_at for run in self.runs))
 
     @property
     def reference_run(self) -> RunSummary | None:
@@ -241,11 +247,10 @@ class HistoryPages(Writer):
             for run in reversed(runs)
         ]
 
-    def older_span(self, runs: Sequence[RunSummary]) -> Markup:
-        """When the first and the last of ``runs`` were measured."""
-        return escape(self.t["older.span"]).format(
-            start=self.when(runs[0].created_at), end=self.when(runs[-1].created_at)
-        )
+    def older_span(self, history: SuiteRuns, n: int) -> Markup:
+        """When the first and the last run of block ``n`` were measured."""
+        first, last = history.created[n * BLOCK], history.created[(n + 1) * BLOCK - 1]
+        return escape(self.t["older.span"]).format(start=self.when(first), end=self.when(last))
 
     def older_label(self, n: int) -> str:
         """Block ``n`` as a link names it: the places of its first and last runs."""
@@ -258,7 +263,7 @@ class HistoryPages(Writer):
         return {
             "href": href(path, older_path(history.tenant, history.suite, n)),
             "label": self.older_label(n),
-            "span": self.older_span(history.block(n)),
+            "span": self.older_span(history, n),
         }
 
     def older(self, history: SuiteRuns, n: int) -> Body:
@@ -280,7 +285,7 @@ class HistoryPages(Writer):
             title=title,
             suite=history.heading,
             suite_href=href(path, suite_path(history.tenant, history.suite)),
-            span=self.older_span(runs),
+            span=self.older_span(history, n),
             before={
                 "href": href(path, older_path(history.tenant, history.suite, n - 1)),
                 "label": self.older_label(n - 1),
