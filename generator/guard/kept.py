@@ -256,7 +256,7 @@ class Checker:
         bits they set."""
         skipped = windows.ruled_out(covered, arrived)
         sought = [n for n in range(len(arrived)) if n not in skipped]
-        remaking = fresh if covered is None and sought else None
+        remaking = fresh if covered is None and sought and fresh and fresh.path.exists() else None
         beside = remaking.path.parent if remaking is not None else None
         with self._pool, tempfile.TemporaryDirectory(dir=beside) as folder:
             sieved: dict[str, Judged] = {}
@@ -271,8 +271,12 @@ class Checker:
                     found, bits = batch.result()
                     sieved.update(found)
                     batches += [bits] if bits is not None else []
+            remade = remaking is not None
             if remaking is not None:
-                remaking.add(batches)
+                try:
+                    remaking.add(batches)
+                except OSError:  # its file gone (the cache removed): the build keeps none
+                    remade = False
             judged = {
                 file: sieved[file] if file in sieved else (self._first_said(file), frozenset())
                 for file in dict.fromkeys([*self._expected, *kept])
@@ -286,7 +290,7 @@ class Checker:
             },
             {file: same for file, (same, _) in judged.items() if same is not None},
             skipped,
-            remaking is not None,
+            remade,
         )
 
     def stop(self) -> None:

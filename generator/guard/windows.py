@@ -254,8 +254,11 @@ def ruled_out(windows: Windows | None, arrived: Sequence[Arrival]) -> frozenset[
     """The runs of ``arrived`` (by their place) that ``windows`` says no kept page carries."""
     if windows is None:
         return frozenset()
-    return frozenset(
-        n
-        for n, (_, probes) in enumerate(arrived)
-        if probes is not None and not windows.carries(probes)
-    )
+    try:
+        return frozenset(
+            n
+            for n, (_, probes) in enumerate(arrived)
+            if probes is not None and not windows.carries(probes)
+        )
+    except OSError:  # its file gone since the build found it: every run is sought
+        return frozenset()

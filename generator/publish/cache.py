@@ -306,6 +306,7 @@ class RunCache:
         filters (those of sites gone, or of builds refused or stopped)."""
         site = self._site(out)
         record = site.with_suffix(".windows")
+        site.parent.mkdir(exist_ok=True)
         if windows is None:
             record.unlink(missing_ok=True)
         else:

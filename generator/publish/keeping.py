@@ -66,7 +66,11 @@ class Keeping:
         filter: added to it once the check is done with it."""
         checked = self.checking.results() if self.checking is not None else None
         if self.windows is not None:
-            self.windows.add(batches)
+            try:
+                self.windows.add(batches)
+            except OSError:  # its file gone (the cache removed): the site keeps none
+                self.windows = None
+                return checked
             lacking = self._covered is None and self._kept  # kept pages it needs the check for
             if lacking and (checked is None or not checked.remade):
                 self.windows = None

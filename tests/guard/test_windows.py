@@ -171,3 +171,18 @@ def test_a_check_without_a_filter_makes_one_of_the_kept_pages_it_reads(tmp_path:
     assert ruled_out(fresh, [arrival(CLEAN), arrival(["A -> B and more text"])]) == {0}
     nothing = kept_module.Checker(site, expected, 2).finish([], sorted(expected), None, fresh)
     assert not nothing.remade
+
+
+def test_a_filter_whose_file_is_gone_rules_nothing_out_and_is_not_made(tmp_path: Path):
+    """The cache removed while a build runs (by hand, by ``git clean -fdx``): every run is
+    sought in every kept page, and the check says it made no filter, so none is recorded."""
+    site = tmp_path / "site"
+    site.mkdir()
+    gone = Windows(tmp_path / "gone.bits", 16)
+    assert ruled_out(gone, [arrival(CLEAN)]) == set()
+    expected = _site(site, PAGES)
+    checked = kept_module.Checker(site, expected, 2).finish(
+        [arrival(["a -> b and more text"])], sorted(expected), None, gone
+    )
+    assert checked.found == {"1.html": frozenset({0})}
+    assert not checked.remade
