@@ -44,14 +44,22 @@ runsite's and the user's assets. A manifest that lists a file anywhere else is n
 wrote."""
 
 _HEX = re.compile("[0-9a-f]*")
-_BLOB = re.compile("[0-9a-f]{40}|[0-9a-f]{64}")
-"""A git object id: SHA-1, or SHA-256 in a repository of that format."""
+_BLOBS = re.compile("(?:[0-9a-f]{40}\n|[0-9a-f]{64}\n)*")
+"""Git object ids, each on a line of its own: SHA-1, or SHA-256 in a repository of that
+format (tested on them all joined, as a manifest holds thousands)."""
 
 
 def digest(*parts: object) -> str:
     """A digest of JSON-able ``parts``."""
     text = json.dumps(parts, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
     return hashlib.sha256(text.encode()).hexdigest()
+
+
+def _page_digest(*parts: str | list[str] | None) -> str:
+    """A digest of a page's inputs (strings, lists of them, None) as ``repr`` writes them, which
+    tells every one of them apart: a microsecond a page, where ``digest``'s JSON took five (0.2 s
+    of a rebuild at 10,000 runs)."""
+    return hashlib.sha256(repr(parts).encode()).hexdigest()
 
 
 def code_digest(*folders: Path) -> str:
@@ -120,7 +128,8 @@ class Manifest:
         if not (
             _digests([shells, captured])
             and isinstance(runs, list)
-            and all(isinstance(run, str) and _BLOB.fullmatch(run) for run in runs)
+            and all(isinstance(run, str) and len(run) in (40, 64) for run in runs)
+            and _BLOBS.fullmatch("".join(f"{run}\n" for run in runs)) is not None
             and isinstance(files, dict)
             and _site_files(files)
             and _digests(files.values())
@@ -234,8 +243,8 @@ def plan_pages(
             jobs = plan.jobs.setdefault(listed.blob, [])
             for locale in LOCALES:
                 folder = folders[locale]
-                run_digest = digest(
-                    "run", inputs, locale, listed.blob, previous and previous.key, key
+                run_digest = _page_digest(
+                    "run", inputs, locale, listed.blob, previous.key if previous else None, key
                 )
                 path = run_path(listed.tenant, listed.suite, listed.key)
                 jobs.append(PageJob(locale, folder, "run", path, run_digest))
@@ -243,7 +252,7 @@ def plan_pages(
                     path = diff_path(listed.tenant, listed.suite, listed.key, other.key)
                     before = previous.key if previous else None
                     role = diff_role(other.key, before, reference.key if reference else None)
-                    body = digest("diff", inputs, locale, listed.blob, other.blob, role)
+                    body = _page_digest("diff", inputs, locale, listed.blob, other.blob, role)
                     jobs.append(PageJob(locale, folder, "diff", path, body))
             previous = listed
         blocks = plan.blocks.setdefault(suite, [])
@@ -258,7 +267,7 @@ def plan_pages(
                         folders[locale],
                         "older",
                         path,
-                        digest("older", inputs, locale, blobs, against),
+                        _page_digest("older", inputs, locale, blobs, against),
                     )
                     for locale in LOCALES
                 )
