@@ -50,15 +50,17 @@ LEAST = 8
 
 PROBES = 8
 """The windows of a form whose bits are tested. A form on no page is ruled out unless each of
-its probes is set by chance: at a quarter of the bits set (the most a new filter has), one
-form in 65,000, and one run in 80 of the bench's 800 forms (such a run is sought in every kept
-page, as every run was before the filter)."""
+its probes has its bits set by chance: one form in 16 at worst for a form of 8 bytes, whose
+one window is its only probe (a quarter of the bits set, two a window), far fewer for a longer
+one. A run not ruled out is sought in every kept page, as every run was before the filter."""
 
-DENSITY = 4096
+DENSITY = 8192
 """Bits of a new filter for each page of the site it is made for, rounded up to a power of two:
 the bench's run and comparison pages have some 1,100 distinct windows each beyond their
-markup's, so a quarter of the bits or fewer are set (4.8 million windows in 2 MB at 1,000
-runs; 43 million in 32 MB at 10,000, 15% of the bits)."""
+markup's (4.8 million at 1,000 runs, 43 million at 10,000), two bits a window, so a quarter of
+the bits or fewer are set (4 MB at 1,000 runs, 64 MB at 10,000). With one bit a window and half
+the bits, a run of the bench's passed by chance one time in four at 1,000 runs: its one string
+of 8 bytes (a ticket's id) did."""
 
 CHUNK = 1 << 20
 """Bytes of a filter's file read, amended and written back in one go."""
@@ -67,7 +69,9 @@ SLICE = 4096
 """Pieces whose windows are hashed in one go (some 250 KB of them)."""
 
 
-_MIX = np.uint64(0xD6E8FEB86659FD93)
+_MIXES = (np.uint64(0xD6E8FEB86659FD93), np.uint64(0x9E3779B97F4A7C15))
+HASHES = len(_MIXES)
+"""Bits each window sets."""
 _ANGLES = bytes.maketrans(b">", b"<")
 
 Positions = npt.NDArray[np.uint32]
@@ -179,10 +183,14 @@ def _hashed(joined: bytes, bits: int) -> Positions:
     for back in range(LEAST):
         ending = cuts - back
         within[ending[(ending >= 0) & (ending < count)]] = False
-    hashed = windows[within]
-    hashed *= _MIX
-    hashed >>= np.uint64(64 - bits)
-    return hashed.astype(np.uint32)
+    return _bits(windows[within], bits).astype(np.uint32)
+
+
+def _bits(windows: npt.NDArray[np.uint64], bits: int) -> npt.NDArray[np.uint64]:
+    """The ``HASHES`` bits of a filter of ``2**bits`` bits each of ``windows`` sets, the first
+    of every window, then the second: the high bits of two products (Fibonacci hashing)."""
+    shift = np.uint64(64 - bits)
+    return np.concatenate([(windows * mix) >> shift for mix in _MIXES])
 
 
 @dataclass(frozen=True)
@@ -229,10 +237,9 @@ class Windows:
 
     def carries(self, probes: Probes) -> bool:
         """Whether a page the filter covers may carry a form of the run whose ``probes`` these
-        are: each of one form's probed windows has its bit set. Read with ``os.pread``, a byte
+        are: each of one form's probed windows has its bits set. Read with ``os.pread``, a byte
         at a time, so that the check touches a few bytes of the filter, not its pages."""
-        shift = np.uint64(64 - self.bits)
-        hashed = [((np.array(form, dtype=np.uint64) * _MIX) >> shift).tolist() for form in probes]
+        hashed = [_bits(np.array(form, dtype=np.uint64), self.bits).tolist() for form in probes]
         handle = os.open(self.path, os.O_RDONLY)
         try:
             held = {
