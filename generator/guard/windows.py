@@ -6,8 +6,8 @@ lowered) in the ASCII-lowered bytes of every page a build keeps (its run, compar
 older-runs pages; the home and suite pages, the search index and the sitemap are written again
 and sieved whole every time). At 10,000 runs that is reading 3.5 GB for every new run. A page
 that carries a form carries every 8 bytes of it (a window), at every offset; so a site keeps a
-Bloom filter of the windows of its pages, one bit per window's hash in a file of ``2**bits``
-bits (``Windows``), and a form one of whose windows has its bit clear is on no page the filter
+Bloom filter of the windows of its pages, ``HASHES`` bits a window in a file of ``2**bits``
+bits (``Windows``), and a form one of whose windows has a bit clear is on no page the filter
 covers. A run none of whose forms may be on a kept page is sought in none: the check of the
 kept pages then reads nothing for it, whatever the archive's size.
 
@@ -16,7 +16,7 @@ into pieces, and the windows of each distinct piece of ``LEAST`` bytes or more a
 is what makes them cheap, as most of a page's pieces are its theme's and runsite's markup, the
 same in every page: a batch of pages takes each once (0.5 ms a page of the bench's shape). A
 batch's bits go to a file of their own, sorted, and the filter's file is amended a megabyte at
-a time from all of them (``Windows.add``): no process holds the filter, which is 32 MB at
+a time from all of them (``Windows.add``): no process holds the filter, which is 64 MB at
 10,000 runs. A form is probed the same way: cut at
 ``<`` and ``>`` into segments, each of which lies within one piece of a page carrying the form,
 so a window of a segment is a window of that piece. ``PROBES`` windows of each form's segments
