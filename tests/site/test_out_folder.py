@@ -79,10 +79,10 @@ def _digest(data: bytes) -> str:
     return hashlib.sha256(data).hexdigest()
 
 
-def _crafted(files: dict[str, str]) -> bytes:
-    """A manifest of the shape runsite writes, listing ``files``."""
+def _crafted(files: dict[str, str], runs: list[str] | None = None) -> bytes:
+    """A manifest of the shape runsite writes, listing ``files`` (and ``runs``)."""
     return json.dumps(
-        {"shells": "0" * 64, "captured": "0" * 64, "runs": [], "bodies": {}, "files": files}
+        {"shells": "0" * 64, "captured": "0" * 64, "runs": runs or [], "bodies": {}, "files": files}
     ).encode()
 
 
@@ -102,6 +102,10 @@ def _planted(home: Path) -> dict[str, bytes]:
         "listing an absolute path": _crafted({str(home.parent / "beside.txt"): _digest(beside)}),
         "listing a git checkout's file": _crafted({".git/config": "0" * 64}),
         "listing a file without its digest": _crafted({"runs/plan.txt": "x"}),
+        "listing a run that is no object id": _crafted({"index.html": "0" * 64}, ["g" * 40]),
+        "listing two runs' ids in one": _crafted(
+            {"index.html": "0" * 64}, ["a" * 40 + "\n" + "b" * 40]
+        ),
     }
 
 
@@ -116,6 +120,8 @@ PLANTED = [
     "listing an absolute path",
     "listing a git checkout's file",
     "listing a file without its digest",
+    "listing a run that is no object id",
+    "listing two runs' ids in one",
 ]
 
 
