@@ -143,17 +143,11 @@ class Pieces:
         long = [piece for piece in self._pieces if len(piece) >= LEAST]
         self._pieces.clear()
         hashed = [
-            _hashed(b"<".join(long[n : n + SLICE]).lower(), bits)
+            _distinct(_hashed(b"<".join(long[n : n + SLICE]).lower(), bits))
             for n in range(0, len(long), SLICE)
-        ]
+        ]  # each slice's bits taken once first: a batch's windows repeat four times over
         del long
-        ordered: Positions = np.sort(np.concatenate([np.zeros(0, dtype=np.uint32), *hashed]))
-        del hashed  # a radix sort, above: a few ms a batch
-        first = np.concatenate(
-            [np.ones(min(len(ordered), 1), dtype=bool), ordered[1:] != ordered[:-1]]
-        )
-        distinct: Positions = ordered[first]
-        return distinct
+        return _distinct(np.concatenate([np.zeros(0, dtype=np.uint32), *hashed]))
 
     def keep(self, bits: int, folder: Path) -> Batch:
         """Keep the bits of a filter of ``2**bits`` bits these pieces set in a file of
@@ -166,6 +160,14 @@ class Pieces:
         chunks = np.arange(0, 1 << bits, CHUNK * 8, dtype=np.uint64)
         starts = np.searchsorted(positions, chunks).tolist()
         return Path(name), (*starts, len(positions))
+
+
+def _distinct(bits: Positions) -> Positions:
+    """``bits`` in order, each once: sorted in place (a radix sort, a few ms a batch)."""
+    bits.sort()
+    first = np.concatenate([np.ones(min(len(bits), 1), dtype=bool), bits[1:] != bits[:-1]])
+    distinct: Positions = bits[first]
+    return distinct
 
 
 def _hashed(joined: bytes, bits: int) -> Positions:
