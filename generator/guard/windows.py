@@ -99,7 +99,10 @@ def arrival(payload: Iterable[str]) -> Arrival:
         rows.add(form_row(form))
         if probes is not None:
             probed = _probes(form)
-            probes = None if probed is None else probes | {probed}
+            if probed is None:
+                probes = None  # a form no probe can rule out, nor then its run
+            else:
+                probes.add(probed)
     return key_array(rows), None if probes is None else tuple(sorted(probes))
 
 
