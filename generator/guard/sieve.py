@@ -47,7 +47,7 @@ def payload_keys(payload: Iterable[str]) -> Keys:
 
 
 def _rows(forms: Iterable[bytes]) -> Keys:
-    return key_array({form_row(form) for form in forms})
+    return key_array(form_row(form) for form in forms)
 
 
 Row = tuple[int, int, int]
@@ -65,6 +65,12 @@ def form_row(form: bytes) -> Row:
 def key_array(rows: Iterable[Row]) -> Keys:
     """Distinct rows of keys as ``Keys``, in order."""
     return np.array(sorted(set(rows)), dtype=np.uint64).reshape(-1, 3)
+
+
+def eight_bytes(data: bytes, count: int) -> npt.NDArray[np.uint64]:
+    """The 8 bytes at each of the first ``count`` offsets of ``data``, each read as a
+    little-endian integer, all at once: a view of the bytes with a stride of one, not a copy."""
+    return np.ndarray(shape=(count,), dtype="<u8", buffer=data, strides=(1,))
 
 
 _COLUMNS = ("first", "second", "length", "last", "runs")
@@ -203,10 +209,7 @@ class Sieve:
         if len(data) < 8:
             return set()
         padded = data + bytes(16)
-        # The 8 bytes at every offset at once: a view of the bytes with a stride of one.
-        windows: npt.NDArray[np.uint64] = np.ndarray(
-            shape=(len(data) - 7,), dtype="<u8", buffer=padded, strides=(1,)
-        )
+        windows = eight_bytes(padded, len(data) - 7)
         hashed = (windows * _MIX) >> self._shift
         passed = (
             self._bitmap[hashed >> np.uint64(3)] >> (hashed & np.uint64(7)).astype(np.uint8)

@@ -43,7 +43,7 @@ import numpy as np
 import numpy.typing as npt
 
 from generator.guard.scan import own_forms
-from generator.guard.sieve import Keys, form_row, key_array
+from generator.guard.sieve import Keys, eight_bytes, form_row, key_array
 
 LEAST = 8
 """The bytes of a window: the fewest a piece of a page, or a segment of a form, must have."""
@@ -179,10 +179,7 @@ def _hashed(joined: bytes, bits: int) -> Positions:
     count = len(joined) - LEAST + 1
     if count < 1:
         return np.zeros(0, dtype=np.uint32)
-    # The 8 bytes at every offset at once: a view of the bytes with a stride of one.
-    windows: npt.NDArray[np.uint64] = np.ndarray(
-        shape=(count,), dtype="<u8", buffer=joined, strides=(1,)
-    )
+    windows = eight_bytes(joined, count)
     within = np.ones(count, dtype=bool)  # the windows with no "<" in them
     cuts = np.flatnonzero(np.frombuffer(joined, dtype=np.uint8) == ord("<"))
     for back in range(LEAST):
