@@ -30,7 +30,8 @@ The process reads two pickles on its stdin, ``(site, expected, threads, record)`
 to check, their digests, and where the last build kept their signatures) and, when the build
 knows them, ``(arrived, bounds, kept, covered, fresh)`` (each arrived run's
 ``windows.Arrival``, the sieve's bounds, the pages kept, the filter of their windows if any,
-else one to make of them), and writes one ``Kept`` to its stdout. The build's side of it is ``guard.kept_check``.
+else one to make of them), and writes one ``Kept`` to its stdout. The build's side of it is
+``guard.kept_check``.
 """
 
 from __future__ import annotations

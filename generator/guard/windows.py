@@ -130,8 +130,8 @@ def bits_for(pages: int) -> int:
 
 
 class Pieces:
-    """The distinct pieces of ``LEAST`` bytes or more, lowered, of some pages (a batch of
-    them, as a build writes them): what they set of a filter."""
+    """The distinct pieces of some pages (a batch of them, as a build writes them), cut at
+    ``<`` and ``>``: what those of ``LEAST`` bytes or more set of a filter, lowered."""
 
     def __init__(self) -> None:
         self._pieces: set[bytes] = set()

@@ -317,8 +317,8 @@ class _Build:
         self, context: Context, chunks: list[Chunk], tick: Callable[[], None]
     ) -> tuple[dict[str, str], dict[str, Arrival], list[Path], dict[str, int]]:
         """Read the chunks in parallel: when each run read was measured (its summary and keys
-        the cache holds), the ``windows.arrival`` of the arrived runs asked for, the files of bodies
-        written, and the checks worse than the reference of the runs asked for."""
+        the cache holds), the ``windows.arrival`` of the arrived runs asked for, the files of
+        bodies written, and the checks worse than the reference of the runs asked for."""
         learnt: dict[str, str] = {}
         own: dict[str, Arrival] = {}
         bodies: list[Path] = []

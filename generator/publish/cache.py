@@ -9,8 +9,8 @@ since the last one. It also keeps the sieve it made of every run's keys, which l
 from its files instead of making it again, sieving apart for the runs it lacks: so a rebuild
 reads no run's keys but those. For each folder a site is built in, it keeps the signatures of
 the site's files and the filter of its pages' windows (``guard.kept``, ``guard.windows``), so
-that the check of the pages a rebuild keeps reads none it need not. The cache lives in the archive's own ``.runsite/`` folder, which
-ignores itself in git. Of each payload string it holds the first 16 bytes, the last 4 and the
+that the check of the pages a rebuild keeps reads none it need not. The cache lives in the
+archive's own ``.runsite/`` folder, which ignores itself in git. Of each payload string it holds the first 16 bytes, the last 4 and the
 length, not the rest (the documents beside it hold them whole), and losing it costs only time.
 """
 

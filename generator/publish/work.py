@@ -105,8 +105,8 @@ def chunks(
 class Read:
     """What a chunk learnt: when each run it read was measured (its summary's ``created_at``),
     the cache's file of their payload keys, beside the pack of their summaries (None when it
-    read none), the ``windows.arrival`` of the runs asked for, and the file its pages' bodies wait in for their
-    shells (None when it wrote none)."""
+    read none), the ``windows.arrival`` of the runs asked for, and the file its pages' bodies
+    wait in for their shells (None when it wrote none)."""
 
     runs: dict[str, str]
     keys: Path | None
