@@ -34,6 +34,7 @@ bytes.
 
 from __future__ import annotations
 
+import gc
 import os
 import tempfile
 from collections.abc import Callable, Collection, Mapping, Sequence
@@ -138,14 +139,26 @@ def publish(
     after each. ``for_files`` builds a site to open from disk (see ``SiteSettings``).
     ``check`` is the check of the kept pages, started early by the caller (a build that keeps
     pages starts one itself when not given one).
+
+    Python's cycle collector is off in this process while it builds: what the build holds to
+    the end (every run at HEAD, every page planned, the last manifest and the new one) grows
+    to hundreds of thousands of objects at 10,000 runs, and the collector's passes over them
+    as they grew took 0.3 s of a 2.6 s rebuild there; what a build makes in cycles is little
+    (a full build's peak at 1,000 runs stayed at 212 MB).
     """
     runs = archive.layout.runs.resolve()
     if out.resolve() == runs or runs in out.resolve().parents or out.resolve() in runs.parents:
         raise OutRefused(f"{out}: the site cannot go in or around runs/; give --out another folder")
+    collecting = gc.isenabled()
+    gc.disable()
     try:
-        return _Build(archive, out, jobs or available_cores(), for_files).run(progress, full, check)
+        build = _Build(archive, out, jobs or available_cores(), for_files)
+        return build.run(progress, full, check)
     except _Restart:
         return _Build(archive, out, jobs or available_cores(), for_files).run(progress, True, None)
+    finally:
+        if collecting:
+            gc.enable()
 
 
 class _Build:
