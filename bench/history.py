@@ -72,7 +72,7 @@ def _standing_for(pools: list[list[RunSummary]], suite: str, n: int) -> tuple[Li
     )
     summary = dataclasses.replace(taken, contender=contender, git_commit=f"{n:040x}")
     blob = f"{SUITES.index(suite)}{n:039x}"
-    listed = Listed("acme", suite, key, blob, f"runs/acme/{suite}/{key}.json", Path(), 0)
+    listed = Listed("acme", suite, key, blob, f"runs/acme/{suite}/{key}.json", "", 0)
     return listed, summary
 
 

@@ -29,7 +29,7 @@ import shutil
 import signal
 import subprocess
 import tempfile
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Collection, Iterable, Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
@@ -211,17 +211,27 @@ class GitStore:
         except ArchiveRefused:
             return None
 
-    def tree(self, prefix: str) -> dict[str, Entry]:
-        """Every entry at HEAD below ``prefix``, each to its mode, object id and size."""
+    def tree(self, prefix: str, sized: bool = True) -> dict[str, Entry]:
+        """Every entry at HEAD below ``prefix``, each to its mode, object id and size (None
+        unless ``sized``: git then finds each blob's size in its pack, 13 µs a blob, where the
+        listing alone takes half a microsecond an entry)."""
         if self.head() is None:
             return {}
-        listing = self._git("ls-tree", "-r", "-z", "-l", "--full-tree", "HEAD", "--", prefix)
+        sizes = ["-l"] if sized else []
+        listing = self._git("ls-tree", "-r", "-z", *sizes, "--full-tree", "HEAD", "--", prefix)
         found: dict[str, Entry] = {}
         for record in filter(None, listing.split("\0")):
             meta, path = record.split("\t", 1)
-            mode, _, sha, size = meta.split()
-            found[path] = Entry(mode, sha, int(size) if size.isdigit() else None)
+            mode, _, sha, *size = meta.split()
+            found[path] = Entry(mode, sha, int(size[0]) if size and size[0].isdigit() else None)
         return found
+
+    def sizes(self, blobs: Collection[str]) -> dict[str, int]:
+        """The bytes of each of ``blobs`` (37 µs a blob: for a few, not a whole tree's)."""
+        asked = "".join(f"{blob}\n" for blob in blobs).encode()
+        said = self._git("cat-file", "--batch-check=%(objectname) %(objectsize)", stdin=asked)
+        found = (line.split() for line in said.splitlines())
+        return {words[0]: int(words[1]) for words in found if words[1:2] and words[1].isdigit()}
 
     def tracked(self, prefix: str) -> dict[str, str]:
         """Every regular file at HEAD below ``prefix``, each to its blob id."""

@@ -167,7 +167,6 @@ class _Build:
     def __init__(self, archive: Archive, out: Path, jobs: int, for_files: bool) -> None:
         self.out = out
         self.jobs = jobs
-        self.head = committed(archive)
         self.disclosure = archive.config.disclosure
         self.code = code_digest(PACKAGE, TEMPLATES)
         self.inputs = digest(self.code, self.disclosure.model_dump(mode="json"), for_files)
@@ -180,6 +179,8 @@ class _Build:
             self._scratch = tempfile.TemporaryDirectory(prefix="runsite-cache-")
             self.cache = RunCache(Path(self._scratch.name), self.inputs)
             self.uncached = f"{archive.layout.root / FOLDER}: {error.strerror or error}"
+        self.known = self.cache.known()
+        self.head = committed(archive, self.known.sizes)
         self.settings = SiteSettings(
             name=archive.config.site.name,
             language=archive.config.site.language,
@@ -216,9 +217,8 @@ class _Build:
             started = staging.stat().st_ctime_ns  # before the check reads anything
             old = None if full else last
             keeping = Keeping(self.out, self.cache, old, check, self.jobs, stack)
-            known, known_worse = self.cache.known()
+            known, known_worse = self.known.created, self.known.worse
             cached = {listed.blob: known.get(listed.blob) for listed in head.runs}
-            del known  # what the cache holds of runs no longer in the archive
             moments = measured(head, cached)
             plan = plan_pages(head, moments, self.folders, self.inputs)
             shells = self._shells_digest(plan)

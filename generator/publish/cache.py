@@ -26,6 +26,7 @@ import time
 from collections import OrderedDict
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from pathlib import Path
+from typing import NamedTuple
 
 from generator.guard.kept import Signed
 from generator.guard.sieve import SHARD, Keys
@@ -38,10 +39,18 @@ Learnt = tuple[RunSummary, Keys]
 """What a build learns of a run: its summary, for the pages of its suite and the home page, and
 the sieve's keys of its payload."""
 
-Known = tuple[dict[str, str], dict[tuple[str, str], int]]
-"""What a cache knows of the runs it holds: when each was measured (its ``created_at``), by blob
-id; and how many of a run's checks got worse against a reference run, by the blob ids of both.
-(Their summaries and the keys of their payload it reads when asked: ``summaries``, ``keys``.)"""
+
+class Known(NamedTuple):
+    """What a cache knows of the runs it holds (their summaries and the keys of their payload
+    it reads when asked: ``summaries``, ``keys``)."""
+
+    created: dict[str, str]
+    """When each was measured (its ``created_at``), by blob id."""
+    worse: dict[tuple[str, str], int]
+    """How many of a run's checks got worse against a reference run, by the blob ids of both."""
+    sizes: dict[str, int]
+    """The bytes of each, by blob id: so that a build asks git only for the new runs'."""
+
 
 OPENED = 2000
 """Runs whose summaries a build keeps read, the packs read last (``RunCache.summaries``): a
@@ -124,12 +133,13 @@ class RunCache:
         many (and those that cannot be read removed). The summaries stay in their packs."""
         created: dict[str, str] = {}
         worse: dict[tuple[str, str], int] = {}
+        sizes: dict[str, int] = {}
         small: list[tuple[Path, list[str]]] = []
         packs = sorted(self.folder.glob("*.pack"))
         for pack in packs:
             keys = pack.with_suffix(".keys")
             try:
-                more_created, more_worse, _ = pickle.loads(pack.read_bytes())
+                more_created, more_worse, more_sizes, _ = pickle.loads(pack.read_bytes())
                 if not keys.is_file():
                     continue
             except Exception:  # unreadable, cut short, or not a pack: anything unpickling raises
@@ -137,18 +147,20 @@ class RunCache:
                 continue
             created.update(more_created)
             worse.update(more_worse)
+            sizes.update(more_sizes)
             self._keyed.update(dict.fromkeys(more_created, keys))
             if len(more_created) < SHARD:
                 small.append((pack, list(more_created)))
         if len(packs) > PACKS:
-            self._merge(small, created, worse)
-        return created, worse
+            self._merge(small, created, worse, sizes)
+        return Known(created, worse, sizes)
 
     def _merge(
         self,
         small: Sequence[tuple[Path, Sequence[str]]],
         created: Mapping[str, str],
         worse: Mapping[tuple[str, str], int],
+        sizes: Mapping[str, int],
     ) -> None:
         """Merge the ``small`` packs into packs of ``SHARD`` runs (the last one of fewer), the
         counts of worse checks into the first: no more keys in memory at once than a pack's.
@@ -165,6 +177,7 @@ class RunCache:
             merged = self._pack(
                 {blob: (summaries[blob], learnt[blob]) for blob in learnt if blob in summaries},
                 worse if start == 0 else {},
+                sizes,
             )
             self._keyed.update(dict.fromkeys(learnt, merged))
         for pack, _ in small:
@@ -186,7 +199,7 @@ class RunCache:
         for pack, some in by_pack.items():  # each pack read once for all it is asked
             if pack not in self._opened:
                 try:
-                    _, _, inner = pickle.loads(pack.read_bytes())
+                    *_, inner = pickle.loads(pack.read_bytes())
                     self._opened[pack] = pickle.loads(inner)
                 except Exception:  # gone or cut short since it was known: read again
                     self._opened[pack] = {}
@@ -213,10 +226,16 @@ class RunCache:
                 self._keyed = {b: p for b, p in self._keyed.items() if p != path}
         return found
 
-    def keep(self, runs: Mapping[str, Learnt], worse: Mapping[tuple[str, str], int]) -> Path | None:
-        """Keep what a build learnt (of its runs, and how many checks got worse against which
-        reference) in a pack of its own: the file that holds the runs' keys (``learnt``)."""
-        return self._pack(runs, worse) if runs or worse else None
+    def keep(
+        self,
+        runs: Mapping[str, Learnt],
+        worse: Mapping[tuple[str, str], int],
+        sizes: Mapping[str, int],
+    ) -> Path | None:
+        """Keep what a build learnt (of its runs, their sizes among ``sizes``, and how many
+        checks got worse against which reference) in a pack of its own: the file that holds the
+        runs' keys (``learnt``)."""
+        return self._pack(runs, worse, sizes) if runs or worse else None
 
     def learnt(self, blobs: Iterable[str], keys: Path) -> None:
         """The keys of ``blobs`` are in ``keys``, which a process of this build kept (``keep``),
@@ -225,9 +244,15 @@ class RunCache:
         summary but while it writes the pages that show it."""
         self._keyed.update(dict.fromkeys(blobs, keys))
 
-    def _pack(self, runs: Mapping[str, Learnt], worse: Mapping[tuple[str, str], int]) -> Path:
-        """A pack of summaries and how many got worse, and beside it the runs' keys (the file
-        returned): written first, as a pack whose keys are missing is passed over."""
+    def _pack(
+        self,
+        runs: Mapping[str, Learnt],
+        worse: Mapping[tuple[str, str], int],
+        sizes: Mapping[str, int],
+    ) -> Path:
+        """A pack of summaries, how many got worse and the runs' sizes (of those ``sizes``
+        has), and beside it the runs' keys (the file returned): written first, as a pack whose
+        keys are missing is passed over."""
         name = secrets.token_hex(8)
         keys = {blob: held for blob, (_, held) in runs.items()}
         path = self.folder / f"{name}.keys"
@@ -235,7 +260,8 @@ class RunCache:
         summaries = {blob: summary for blob, (summary, _) in runs.items()}
         created = {blob: summary.created_at for blob, summary in summaries.items()}
         inner = pickle.dumps(summaries, protocol=pickle.HIGHEST_PROTOCOL)
-        data = pickle.dumps((created, dict(worse), inner), protocol=pickle.HIGHEST_PROTOCOL)
+        held = {blob: sizes[blob] for blob in runs if blob in sizes}
+        data = pickle.dumps((created, dict(worse), held, inner), protocol=pickle.HIGHEST_PROTOCOL)
         self._write(self.folder / f"{name}.pack", data)
         return path
 

@@ -290,7 +290,7 @@ def read_chunk(chunk: Chunk) -> Read:
             del held[blob]
         previous = listed
     judged = {(b, chunk.reference.blob): n for b, n in worse.items()} if chunk.reference else {}
-    keys = context.cache.keep(learnt, judged)
+    keys = context.cache.keep(learnt, judged, {listed.blob: listed.size for listed in chunk.runs})
     created = {blob: summary.created_at for blob, (summary, _) in learnt.items()}
     bodies_at = stage_bodies(context.staging, bodies)
     return Read(created, keys if learnt else None, own, bodies_at, worse)

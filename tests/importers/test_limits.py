@@ -18,7 +18,7 @@ import zstandard
 
 from generator.importers import read_files
 from generator.importers.options import Options
-from tests._helpers import Measured, a_run, archive_state, git, measured
+from tests._helpers import Measured, a_run, a_run_at, archive_state, git, measured
 from tests.importers._logs import (
     DEFLATED,
     LOGS,
@@ -481,3 +481,40 @@ def test_an_archived_document_over_the_size_is_refused_before_it_is_read(
         ), command
     assert git(archive, "rev-parse", "HEAD") == head
     assert not (tmp_path / "site").exists()
+
+
+
+@pytest.mark.slow
+def test_a_rebuild_refuses_a_document_over_the_size_as_a_full_build_does(
+    runsite, archive, tmp_path
+):
+    """A rebuild asks git for the size of the runs that arrived alone (the cache keeps the
+    others'): a document over the limit is refused by its size whether it arrived since the last
+    build or the cache knows it, and the site stays as it was."""
+    for second in range(6):
+        document = tmp_path / f"run{second}.json"
+        document.write_text(json.dumps(a_run_at(second)), encoding="utf-8")
+        assert runsite("import", "--root", str(archive), str(document)).exit_code == 0
+    site = tmp_path / "site"
+    build = ["build", "--root", str(archive), "--out", str(site)]
+    assert runsite(*build).exit_code == 0
+    large = _padded_file(tmp_path / "large.json", json.dumps(a_run_at(59)).encode(), 2_000_000)
+    assert runsite("import", "--root", str(archive), str(large)).exit_code == 0
+    (archived,) = [p for p in (archive / "runs").rglob("*.json") if p.stat().st_size > 1 << 20]
+    shown = archived.relative_to(archive).as_posix()
+    config = archive / "runsite.toml"
+    allowed = config.read_text(encoding="utf-8")
+    refused = (64, f"runsite: {shown}: a file of more than 1 MB, {_raised('document_mb')}\n")
+    for known in (False, True):
+        if known:  # built under the limit it was imported under: the cache knows its size
+            config.write_text(allowed, encoding="utf-8")
+            assert runsite(*build).exit_code == 0
+        config.write_text(f"{allowed}[limits]\ndocument_mb = 1\n", encoding="utf-8")
+        before = _files(site)
+        result = runsite(*build)
+        assert (result.exit_code, result.stderr) == refused, known
+        assert _files(site) == before
+
+
+def _files(folder: Path) -> dict[Path, bytes]:
+    return {path: path.read_bytes() for path in sorted(folder.rglob("*")) if path.is_file()}

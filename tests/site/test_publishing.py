@@ -188,9 +188,11 @@ def test_the_cache_knows_what_each_build_kept_and_merges_its_packs_past_packs(
     monkeypatch.setattr(generator.publish.cache, "PACKS", 3)
     cache = RunCache(tmp_path, "digest")
     for n in range(3):
-        cache.keep({f"blob{n}": _learnt(f"run{n}")}, {(f"blob{n}", "reference"): n})
+        cache.keep(
+            {f"blob{n}": _learnt(f"run{n}")}, {(f"blob{n}", "reference"): n}, {f"blob{n}": n}
+        )
     (cache.folder / "0000.pack").write_bytes(b"not a pack")
-    created, worse = cache.known()
+    created, worse, sizes = cache.known()
     assert sorted(created) == ["blob0", "blob1", "blob2"]
     assert created["blob1"] == _learnt("run1")[0].created_at
     assert cache.summaries(["blob1"]) == {"blob1": _learnt("run1")[0]}
@@ -200,9 +202,10 @@ def test_the_cache_knows_what_each_build_kept_and_merges_its_packs_past_packs(
         ("blob1", "reference"): 1,
         ("blob2", "reference"): 2,
     }
+    assert sizes == {"blob0": 0, "blob1": 1, "blob2": 2}
     assert len(list(cache.folder.glob("*.pack"))) == 1
     again = RunCache(tmp_path, "digest")
-    assert again.known() == (created, worse)
+    assert again.known() == (created, worse, sizes)
     assert again.summaries(["blob0", "blob2"]) == {
         "blob0": _learnt("run0")[0],
         "blob2": _learnt("run2")[0],
@@ -219,16 +222,16 @@ def test_merged_packs_hold_a_shard_of_runs_each_and_full_ones_stay_as_they_are(
     monkeypatch.setattr(generator.publish.cache, "PACKS", 3)
     monkeypatch.setattr(generator.publish.cache, "SHARD", 2)
     cache = RunCache(tmp_path, "digest")
-    full = cache.keep({f"blob{n}": _learnt(f"run{n}") for n in (8, 9)}, {})
+    full = cache.keep({f"blob{n}": _learnt(f"run{n}") for n in (8, 9)}, {}, {})
     for n in range(3):
-        cache.keep({f"blob{n}": _learnt(f"run{n}")}, {})
-    created, _ = cache.known()
+        cache.keep({f"blob{n}": _learnt(f"run{n}")}, {}, {})
+    created, _, _ = cache.known()
     assert sorted(created) == ["blob0", "blob1", "blob2", "blob8", "blob9"]
     assert full is not None and full.is_file()
     sizes = sorted(len(pickle.loads(p.read_bytes())) for p in cache.folder.glob("*.keys"))
     assert sizes == [1, 2, 2]
     again = RunCache(tmp_path, "digest")
-    assert again.known()[0] == created
+    assert again.known().created == created
     for blob in created:
         assert again.summaries([blob]) == {blob: _learnt(f"run{blob[4:]}")[0]}
         assert (again.keys([blob])[blob] == _learnt(f"run{blob[4:]}")[1]).all()
@@ -237,11 +240,11 @@ def test_merged_packs_hold_a_shard_of_runs_each_and_full_ones_stay_as_they_are(
 def test_a_pack_whose_keys_are_lost_costs_only_its_runs(tmp_path: Path):
     """A run the cache knows is one whose keys it still holds: the build reads the others."""
     cache = RunCache(tmp_path, "digest")
-    cache.keep({"blob0": _learnt("run0")}, {})
-    cache.keep({"blob1": _learnt("run1")}, {})
+    cache.keep({"blob0": _learnt("run0")}, {}, {})
+    cache.keep({"blob1": _learnt("run1")}, {}, {})
     lost = next(path for path in cache.folder.glob("*.keys") if b"blob0" in path.read_bytes())
     lost.unlink()
-    assert sorted(RunCache(tmp_path, "digest").known()[0]) == ["blob1"]
+    assert sorted(RunCache(tmp_path, "digest").known().created) == ["blob1"]
 
 
 def test_an_out_inside_a_file_is_refused_in_one_line(
