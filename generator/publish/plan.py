@@ -18,6 +18,7 @@ import stat
 from collections.abc import Collection, Iterable, Mapping
 from dataclasses import dataclass, field
 from datetime import datetime
+from functools import cached_property
 from pathlib import Path
 from typing import Any
 
@@ -85,9 +86,9 @@ class PageJob:
     body: str
     """The digest of the body's inputs."""
 
-    @property
+    @cached_property
     def file(self) -> str:
-        """The file it becomes, relative to the site."""
+        """The file it becomes, relative to the site (asked four times a page by a build)."""
         return f"{self.folder}{self.path.removesuffix('.md')}/index.html"
 
 
@@ -142,6 +143,8 @@ class Manifest:
         return cls(shells, captured, runs, bodies, files, hashlib.sha256(data).hexdigest())
 
     def text(self) -> str:
+        """The manifest's file: compact, as only the C encoder writes JSON (an indented one
+        took 0.1 s at 10,000 runs, in Python's own encoder, against 0.05)."""
         data = {
             "shells": self.shells,
             "captured": self.captured,
@@ -149,7 +152,7 @@ class Manifest:
             "bodies": self.bodies,
             "files": self.files,
         }
-        return json.dumps(data, sort_keys=True, indent=0, ensure_ascii=False) + "\n"
+        return json.dumps(data, sort_keys=True, separators=(",", ":"), ensure_ascii=False) + "\n"
 
 
 _FIELDS = ("shells", "captured", "runs", "bodies", "files")
