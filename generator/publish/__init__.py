@@ -213,7 +213,8 @@ class _Build:
         check: KeptCheck | None,
     ) -> Published:
         head = self.head
-        with building(self.out) as (staging, last), ExitStack() as stack:
+        trusted = self.cache.manifest(self.out)
+        with building(self.out, trusted) as (staging, last), ExitStack() as stack:
             started = staging.stat().st_ctime_ns  # before the check reads anything
             old = None if full else last
             keeping = Keeping(self.out, self.cache, old, check, self.jobs, stack)
@@ -316,6 +317,7 @@ class _Build:
             signed = sign(self.out, files, placed, staged, seen, started)
             self.cache.keep_signatures(self.out, signed)
             keeping.record(written_as)
+            self.cache.keep_manifest(self.out, written_as)
         return Published(
             self.out,
             len(head.runs),

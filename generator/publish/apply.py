@@ -81,9 +81,10 @@ def _refuse_unbuilt(out: Path) -> None:
 
 
 @contextmanager
-def building(out: Path) -> Iterator[tuple[Path, Manifest | None]]:
+def building(out: Path, trusted: str) -> Iterator[tuple[Path, Manifest | None]]:
     """Hold ``out``'s lock and a fresh staging folder beside it for the length of a build; with
-    them, the manifest of the site at ``out`` (None where there is none yet)."""
+    them, the manifest of the site at ``out`` (None where there is none yet), ``trusted`` where
+    its digest is that one (``Manifest.read``)."""
     if out.exists() and not out.is_dir():
         raise OutRefused(f"{out}: not a folder; give --out a folder")
     if out.is_dir() and not os.path.lexists(out / MANIFEST):
@@ -101,7 +102,9 @@ def building(out: Path) -> Iterator[tuple[Path, Manifest | None]]:
         ) from None
     try:
         fcntl.flock(lock, fcntl.LOCK_EX)
-        last = Manifest.read(out)  # under the lock: another build may have just made the site
+        last = Manifest.read(
+            out, trusted
+        )  # under the lock: another build may have just made the site
         if last is None and out.is_dir():
             _refuse_unbuilt(out)
         _remove(_staging_folders(out))

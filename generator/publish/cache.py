@@ -304,6 +304,21 @@ class RunCache:
         path.parent.mkdir(exist_ok=True)
         self._write(path, pickle.dumps(signed, protocol=pickle.HIGHEST_PROTOCOL))
 
+    def manifest(self, out: Path) -> str:
+        """The digest of the manifest the last build put at ``out`` (``keep_manifest``), or
+        ``""`` where none is kept."""
+        try:
+            return self._site(out).with_suffix(".manifest").read_text(encoding="ascii")
+        except (OSError, ValueError):
+            return ""
+
+    def keep_manifest(self, out: Path, digest: str) -> None:
+        """Keep ``digest``, that of the manifest just put in place at ``out``: the next build
+        takes the file of that digest there as runsite's own without testing it again."""
+        path = self._site(out).with_suffix(".manifest")
+        path.parent.mkdir(exist_ok=True)
+        self._write(path, digest.encode())
+
     def windows(self, out: Path, manifest: str) -> Windows | None:
         """The filter of the windows of the pages of the site at ``out`` (``guard.windows``),
         where its record says it covers the site whose manifest's digest is ``manifest`` and its

@@ -111,13 +111,15 @@ class Manifest:
     describes (``guard.windows``)."""
 
     @classmethod
-    def read(cls, out: Path) -> Manifest | None:
+    def read(cls, out: Path, trusted: str = "") -> Manifest | None:
         """The manifest of the site at ``out``, or None where there is none runsite wrote.
 
         Known by its content, not by its name: the shape ``text`` writes, every digest a
         SHA-256, every file a plain path inside the site's ``LAYOUT`` (no ``..``, no absolute
         path, nothing under a dot-folder), every body a file's. A file of that name planted in
-        a folder, empty or listing files a site does not hold, does not make it a site."""
+        a folder, empty or listing files a site does not hold, does not make it a site. A file
+        whose digest is ``trusted`` (the one runsite's cache says it put there) is taken as
+        the manifest it wrote, without that test (0.065 s at 10,000 runs)."""
         data = regular_bytes(out / MANIFEST)
         try:
             found: Any = json.loads(data) if data is not None else None
@@ -125,8 +127,10 @@ class Manifest:
             return None
         if not isinstance(found, dict) or found.keys() != {*_FIELDS}:
             return None
+        assert data is not None  # JSON was read from it
+        digest = hashlib.sha256(data).hexdigest()
         shells, captured, runs, bodies, files = (found[name] for name in _FIELDS)
-        if not (
+        if digest != trusted and not (
             _digests([shells, captured])
             and isinstance(runs, list)
             and all(isinstance(run, str) and len(run) in (40, 64) for run in runs)
@@ -139,8 +143,7 @@ class Manifest:
             and _digests(bodies.values())
         ):
             return None
-        assert data is not None  # JSON was read from it
-        return cls(shells, captured, runs, bodies, files, hashlib.sha256(data).hexdigest())
+        return cls(shells, captured, runs, bodies, files, digest)
 
     def text(self) -> str:
         """The manifest's file: compact, as only the C encoder writes JSON (an indented one

@@ -483,7 +483,6 @@ def test_an_archived_document_over_the_size_is_refused_before_it_is_read(
     assert not (tmp_path / "site").exists()
 
 
-
 @pytest.mark.slow
 def test_a_rebuild_refuses_a_document_over_the_size_as_a_full_build_does(
     runsite, archive, tmp_path

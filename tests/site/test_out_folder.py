@@ -140,6 +140,26 @@ def test_a_folder_with_a_planted_manifest_is_refused_and_nothing_in_it_is_touche
     assert (home.parent / "beside.txt").read_text() == "beside the folder"
 
 
+@pytest.mark.parametrize("planted", ["listing a file beside it", "listing an absolute path"])
+def test_a_manifest_planted_over_the_one_a_build_wrote_is_refused_as_well(
+    grown: Path, runsite: Callable[..., Result], home: Path, planted: str
+):
+    """A build takes the manifest it wrote last as its own without testing it again: that
+    holds for those bytes alone, and a manifest put there since is tested as any other."""
+    site = home.parent / "site"
+    assert _build(runsite, grown, site).exit_code == 0
+    (site / MANIFEST).write_bytes(_planted(home)[planted])
+    before = _tree(site)
+    result = _build(runsite, grown, site)
+    assert (result.exit_code, result.stderr) == (
+        64,
+        f"runsite: {site / MANIFEST}: not a manifest runsite wrote, so {site} is a folder "
+        "runsite did not build; give --out an empty or new folder\n",
+    )
+    assert _tree(site) == before
+    assert (home.parent / "beside.txt").read_text() == "beside the folder"
+
+
 def test_a_manifest_that_is_a_link_to_a_real_one_is_not_a_manifest(
     grown: Path, runsite: Callable[..., Result], home: Path
 ):
