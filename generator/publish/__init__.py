@@ -233,7 +233,8 @@ class _Build:
             context = Context(
                 head.git_dir, self.disclosure, self.cache, staging, self.settings.for_files
             )
-            kept = sorted({job.file for job in everything} - {job.file for job in render})
+            rendered = {job.file for job in render}
+            kept = [job.file for job in everything if job.file not in rendered]
             arrivals = [n for n, listed in enumerate(head.runs) if listed.blob in arrived]
             early = len(arrivals) <= EARLY
             keeping.plan(len(everything), kept)
