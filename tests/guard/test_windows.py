@@ -119,8 +119,8 @@ def _checked(
         first.result()
     contents = kept_module._contents
 
-    def counted(path: Path) -> kept_module.Read | None:
-        reads.append(path.name)
+    def counted(path: str) -> kept_module.Read | None:
+        reads.append(Path(path).name)
         return contents(path)
 
     with pytest.MonkeyPatch.context() as patch:
