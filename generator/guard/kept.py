@@ -282,8 +282,8 @@ class Checker:
                 except OSError:  # its file gone (the cache removed): the build keeps none
                     remade = False
             first: dict[str, Signature | None] = {}
-            for batch in dict.fromkeys(self._first.values()):  # each batch's once, not a file's
-                first.update(batch.result())
+            for said in dict.fromkeys(self._first.values()):  # each batch's once, not a file's
+                first.update(said.result())
             judged = {
                 file: sieved[file] if file in sieved else (first.get(file), frozenset())
                 for file in dict.fromkeys([*self._expected, *kept])
