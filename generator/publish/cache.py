@@ -212,6 +212,11 @@ class RunCache:
                 del self._opened[next(iter(self._opened))]
         return found
 
+    def let_go(self) -> None:
+        """Let go of the summaries read so far (up to ``OPENED`` runs'): the pages that show
+        them are made."""
+        self._opened.clear()
+
     def keys(self, blobs: Iterable[str]) -> dict[str, Keys]:
         """The payload keys of the runs ``known`` found, of those among ``blobs`` whose keys
         can be read (the others' runs are to be read again)."""
