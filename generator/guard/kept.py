@@ -74,7 +74,8 @@ class Kept:
     """The kept pages that may carry the payload of arrived runs: the runs' places in what
     the check was handed."""
     seen: Mapping[str, Signature]
-    """The signature of each file found as the last build wrote it, when it was found so."""
+    """The signature of each file found as the last build wrote it, when it was found so, where
+    that is not the signature kept for it (``recorded``): what the next build's record adds."""
     ruled_out: frozenset[int] = frozenset()
     """The arrived runs (their places) sought in no kept page, as no kept page can carry them
     (``windows``)."""
@@ -127,11 +128,19 @@ def sign(
     return signed
 
 
-def _recorded(path: Path | None) -> Signed:
-    """The signatures kept at ``path``; none where there are none to read (a cache lost costs
-    only time)."""
+def recorded(path: Path | None) -> Signed:
+    """The signatures kept at ``path``, and those kept since beside it (``.delta``, each in
+    place of an earlier one: ``RunCache.keep_signatures``). A signature stands for its file
+    only while the file is unchanged, so a stale one, kept or not, is never taken for a file
+    that changed."""
     if path is None:
         return {}
+    return read_signed(path) | read_signed(path.with_suffix(".delta"))
+
+
+def read_signed(path: Path) -> Signed:
+    """The signatures in the file at ``path``; none where there are none to read (a cache lost
+    costs only time)."""
     try:
         signed: Signed = pickle.loads(path.read_bytes())
     except Exception:  # gone, cut short, or not a record: anything unpickling raises
@@ -295,7 +304,11 @@ class Checker:
                 for file, (_, runs) in judged.items()
                 if runs
             },
-            {file: same for file, (same, _) in judged.items() if same is not None},
+            {
+                file: same
+                for file, (same, _) in judged.items()
+                if same is not None and self._signed.get(file) != (same, self._expected.get(file))
+            },
             skipped,
             remade,
         )
@@ -311,7 +324,7 @@ def serve() -> None:
         site, expected, threads, record = pickle.load(sys.stdin.buffer)
     except EOFError:  # the build ended before it sent the work
         return
-    checker = Checker(site, expected, threads, _recorded(record))
+    checker = Checker(site, expected, threads, recorded(record))
     try:
         arrived, bounds, kept, covered, fresh = pickle.load(sys.stdin.buffer)
     except EOFError:

@@ -321,7 +321,7 @@ class _Build:
             place(built, self.out, last, manifest, placed)
             seen = checked.seen if checked is not None else {}
             signed = sign(self.out, files, placed, staged, seen, started)
-            self.cache.keep_signatures(self.out, signed)
+            self.cache.keep_signatures(self.out, signed, files)
             keeping.record(written_as)
             self.cache.keep_manifest(self.out, written_as)
         return Published(

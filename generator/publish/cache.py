@@ -24,11 +24,11 @@ import shutil
 import tempfile
 import time
 from collections import OrderedDict
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import NamedTuple
 
-from generator.guard.kept import Signed
+from generator.guard.kept import Signed, read_signed, recorded
 from generator.guard.sieve import SHARD, Keys
 from generator.guard.windows import Windows
 from generator.site.summary import RunSummary
@@ -61,6 +61,10 @@ PACKS = 128
 """Packs past which a build merges those of fewer than ``SHARD`` runs. Each process of a build
 that learnt something adds one (a full build one a stretch of ``work.CHUNK`` runs, a rebuild
 after one more run one), and each is one more file to open."""
+
+
+SINCE = 8
+"""Files of a site for each signature kept beside the others, at most (``keep_signatures``)."""
 
 
 STALE = 24 * 3600
@@ -305,14 +309,29 @@ class RunCache:
         return self.folder / "sites" / name
 
     def signatures(self, out: Path) -> Path:
-        """Where the signatures of the files of the site at ``out`` are kept (``kept.sign``)."""
+        """Where the signatures of the files of the site at ``out`` are kept (``kept.sign``),
+        those kept since beside it (``kept.recorded``)."""
         return self._site(out)
 
-    def keep_signatures(self, out: Path, signed: Signed) -> None:
-        """Keep the signatures of the site just put in place at ``out``."""
+    def keep_signatures(self, out: Path, signed: Signed, files: Collection[str]) -> None:
+        """Keep the signatures of the site just put in place at ``out``, whose files are
+        ``files``: ``signed``, those this build took (of the files it placed, and of those its
+        check read and found as written), in place of those kept before, which stand for the
+        files unchanged since. They go in a file of their own beside the others (``.delta``)
+        until it holds one for every ``SINCE`` files of the site; then all of them are written
+        again, but for files the site no longer has. (Written whole at every build, the
+        40,000 of a 10,000-run site took 0.04 s of each rebuild.)"""
         path = self.signatures(out)
         path.parent.mkdir(exist_ok=True)
-        self._write(path, pickle.dumps(signed, protocol=pickle.HIGHEST_PROTOCOL))
+        delta = path.with_suffix(".delta")
+        since = read_signed(delta) | signed
+        if len(since) * SINCE <= len(files):
+            self._write(delta, pickle.dumps(since, protocol=pickle.HIGHEST_PROTOCOL))
+            return
+        every = signed if len(signed) == len(files) else recorded(path) | signed
+        kept = {file: every[file] for file in files if file in every}
+        self._write(path, pickle.dumps(kept, protocol=pickle.HIGHEST_PROTOCOL))
+        delta.unlink(missing_ok=True)
 
     def manifest(self, out: Path) -> str:
         """The digest of the manifest the last build put at ``out`` (``keep_manifest``), or

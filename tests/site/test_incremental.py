@@ -416,6 +416,37 @@ def test_a_kept_page_edited_with_its_length_and_modify_time_kept_is_not_kept(
     assert _unlike_a_full_build(runsite, archive, site) == []
 
 
+@pytest.mark.parametrize("since", [1, 10**9], ids=["beside", "whole"])
+def test_a_page_a_rebuild_placed_then_edited_with_its_length_and_times_kept_is_not_kept(
+    archive: Path,
+    runsite: Callable[..., Result],
+    grown: Callable[..., None],
+    monkeypatch: pytest.MonkeyPatch,
+    since: int,
+):
+    """A rebuild keeps the signatures of the files it placed beside those kept before, or
+    writes them all again: either way, a page it placed, edited since to bytes of its length
+    with its modify time set back, is found not to be what it wrote."""
+    monkeypatch.setattr(generator.publish.cache, "SINCE", since)
+    for second in (1, 2):
+        grown(second)
+    site = archive / "site"
+    assert _build(runsite, archive, site).exit_code == 0
+    for second in (3, 4):
+        grown(second)
+        assert _build(runsite, archive, site).exit_code == 0
+    signatures = next((archive / ".runsite").rglob("sites/*.delta"), None)
+    assert (signatures is not None) == (since == 1)
+    page = next((site / "runs/acme/support").glob("*10-00-03*/index.html"))
+    before = page.stat()
+    page.write_bytes(page.read_bytes().replace(b"<p>", b"<i>", 1))
+    os.utime(page, ns=(before.st_atime_ns, before.st_mtime_ns))
+    grown(5)
+    result = _build(runsite, archive, site)
+    assert result.exit_code == 0, result.output
+    assert _unlike_a_full_build(runsite, archive, site) == []
+
+
 def test_a_file_altered_by_hand_that_the_build_makes_again_as_before_is_put_back(
     archive: Path, runsite: Callable[..., Result], grown: Callable[..., None]
 ):
