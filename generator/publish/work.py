@@ -32,6 +32,7 @@ from generator.document.redact import redact
 from generator.document.redacted import RedactedRun
 from generator.errors import DocumentRefused
 from generator.guard.kept import content_digest
+from generator.guard.scan import contents
 from generator.guard.sieve import Sieves, payload_keys
 from generator.guard.windows import Arrival, Batch, Pieces, arrival
 from generator.publish.cache import Learnt, RunCache
@@ -323,6 +324,14 @@ def _compared(
         if other and job.path == diff_path(run.tenant, run.suite, run.key, other.key):
             return redacted(other)
     raise AssertionError(f"no run for {job.path}")
+
+
+def sieved(path: Path) -> frozenset[int]:
+    """The runs whose payload a file of the site the build did not wrap may carry (mkdocs'
+    pages, the search index of each language: megabytes at 10,000 runs), sieved in the build's
+    processes: what ``Sieves.runs_in`` lets through of it, decompressed where gzipped."""
+    assert _context is not None and _context.sieve is not None
+    return frozenset(_context.sieve.runs_in(contents(path, path.read_bytes())))
 
 
 def stage_bodies(staging: Path, bodies: Sequence[tuple[PageJob, Body]]) -> Path | None:
