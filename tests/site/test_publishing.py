@@ -21,6 +21,7 @@ from click.testing import Result
 import generator.publish.cache
 from generator.account.board import Contender
 from generator.account.tally import Counts, Tally
+from generator.guard.kept import read_signed, recorded
 from generator.guard.sieve import payload_keys
 from generator.publish.cache import Learnt, RunCache
 from generator.site.summary import RunSummary
@@ -245,6 +246,53 @@ def test_a_pack_whose_keys_are_lost_costs_only_its_runs(tmp_path: Path):
     lost = next(path for path in cache.folder.glob("*.keys") if b"blob0" in path.read_bytes())
     lost.unlink()
     assert sorted(RunCache(tmp_path, "digest").known().created) == ["blob1"]
+
+
+def test_a_pack_cut_short_in_its_summaries_still_gives_its_runs_moments_and_sizes(
+    tmp_path: Path,
+):
+    """A pack's head (when each run was measured, its size) is read without its summaries:
+    cut short after the head, the cache still knows the runs, and gives no summary of theirs,
+    which the build then makes again from the runs (``again.summaries_of``)."""
+    cache = RunCache(tmp_path, "digest")
+    keys = cache.keep({"blob0": _learnt("run0")}, {}, {"blob0": 380_000})
+    assert keys is not None
+    pack = keys.with_suffix(".pack")
+    with pack.open("rb") as packed:
+        pickle.load(packed)
+        head = packed.tell()
+    pack.write_bytes(pack.read_bytes()[: head + 10])
+    again = RunCache(tmp_path, "digest")
+    known = again.known()
+    assert known.created == {"blob0": _learnt("run0")[0].created_at}
+    assert known.sizes == {"blob0": 380_000}
+    assert again.summaries(["blob0"]) == {}
+
+
+def test_signatures_kept_beside_the_others_are_written_whole_past_one_in_eight_files(
+    tmp_path: Path,
+):
+    """A build's signatures go beside those kept until they come to one for every ``SINCE``
+    files of the site; then all are written in one file, but those of files the site no
+    longer has. What a check reads is the same either way (``kept.recorded``)."""
+    cache = RunCache(tmp_path, "digest")
+    out = tmp_path / "site"
+    files = [f"runs/{n}/index.html" for n in range(16)]
+    signed = {file: ((1, n, 10, 5, 5), "d" * 64) for n, file in enumerate(files)}
+    cache.keep_signatures(out, signed, files)
+    path = cache.signatures(out)
+    assert not path.with_suffix(".delta").exists()
+    assert recorded(path) == signed
+    newer = {files[0]: ((1, 99, 10, 6, 6), "e" * 64)}
+    cache.keep_signatures(out, newer, files)
+    assert read_signed(path.with_suffix(".delta")) == newer
+    assert recorded(path) == signed | newer
+    gone = files[1:4]
+    after = [file for file in files if file not in gone]
+    more = {file: ((1, 100 + n, 10, 7, 7), "f" * 64) for n, file in enumerate(files[4:6])}
+    cache.keep_signatures(out, more, after)  # three signatures since, against 13 files
+    assert not path.with_suffix(".delta").exists()
+    assert recorded(path) == {file: (signed | newer | more)[file] for file in after}
 
 
 def test_an_out_inside_a_file_is_refused_in_one_line(
