@@ -214,11 +214,12 @@ class _Build:
         check: KeptCheck | None,
     ) -> Published:
         head = self.head
-        trusted = self.cache.manifest(self.out)
+        records = self.cache.site(self.out)
+        trusted = records.manifest()
         with building(self.out, trusted) as (staging, last), ExitStack() as stack:
             started = staging.stat().st_ctime_ns  # before the check reads anything
             old = None if full else last
-            keeping = Keeping(self.out, self.cache, old, check, self.jobs, stack)
+            keeping = Keeping(self.out, records, old, check, self.jobs, stack)
             known, known_worse = self.known.created, self.known.worse
             cached = {listed.blob: known.get(listed.blob) for listed in head.runs}
             moments = measured(head, cached)
@@ -322,9 +323,9 @@ class _Build:
             place(built, self.out, last, manifest, placed)
             seen = checked.seen if checked is not None else {}
             signed = sign(self.out, files, placed, staged, seen, started)
-            self.cache.keep_signatures(self.out, signed, files)
+            records.keep_signatures(signed, files)
             keeping.record(written_as)
-            self.cache.keep_manifest(self.out, written_as)
+            records.keep_manifest(written_as)
         return Published(
             self.out,
             len(head.runs),

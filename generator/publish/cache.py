@@ -7,11 +7,10 @@ process of one build, pickled: the cache is runsite's own, like the templates it
 beside it), the keys in a file beside each pack. A build then reads only the runs that arrived
 since the last one. It also keeps the sieve it made of every run's keys, which later builds map
 from its files instead of making it again, sieving apart for the runs it lacks: so a rebuild
-reads no run's keys but those. For each folder a site is built in, it keeps the signatures of
-the site's files and the filter of its pages' windows (``guard.kept``, ``guard.windows``), so
-that the check of the pages a rebuild keeps reads none it need not. The cache lives in the
-archive's own ``.runsite/`` folder, which ignores itself in git. Of each payload string it holds the first 16 bytes, the last 4 and the
-length, not the rest (the documents beside it hold them whole), and losing it costs only time.
+reads no run's keys but those. For each folder a site is built in, it keeps that site's
+records (``records``). The cache lives in the archive's own ``.runsite/`` folder, which ignores
+itself in git. Of each payload string it holds the first 16 bytes, the last 4 and the length,
+not the rest (the documents beside it hold them whole), and losing it costs only time.
 """
 
 from __future__ import annotations
@@ -24,13 +23,12 @@ import shutil
 import tempfile
 import time
 from collections import OrderedDict
-from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import NamedTuple
 
-from generator.guard.kept import Signed, read_signed, recorded
 from generator.guard.sieve import SHARD, Keys
-from generator.guard.windows import Windows
+from generator.publish.records import SiteRecords
 from generator.site.summary import RunSummary
 
 FOLDER = ".runsite"
@@ -61,10 +59,6 @@ PACKS = 128
 """Packs past which a build merges those of fewer than ``SHARD`` runs. Each process of a build
 that learnt something adds one (a full build one a stretch of ``work.CHUNK`` runs, a rebuild
 after one more run one), and each is one more file to open."""
-
-
-SINCE = 8
-"""Files of a site for each signature kept beside the others, at most (``keep_signatures``)."""
 
 
 STALE = 24 * 3600
@@ -302,89 +296,11 @@ class RunCache:
                 shutil.rmtree(other, ignore_errors=True)
         return self.folder / name
 
-    def _site(self, out: Path) -> Path:
-        """What the cache keeps of the site at ``out`` is named after this: one name for each
-        folder the archive's site is built in."""
+    def site(self, out: Path) -> SiteRecords:
+        """What the cache keeps of the site at ``out``: one record for each folder the
+        archive's site is built in."""
         name = hashlib.sha256(os.fsencode(out.resolve())).hexdigest()[:32]
-        return self.folder / "sites" / name
-
-    def signatures(self, out: Path) -> Path:
-        """Where the signatures of the files of the site at ``out`` are kept (``kept.sign``),
-        those kept since beside it (``kept.recorded``)."""
-        return self._site(out)
-
-    def keep_signatures(self, out: Path, signed: Signed, files: Collection[str]) -> None:
-        """Keep the signatures of the site just put in place at ``out``, whose files are
-        ``files``: ``signed``, those this build took (of the files it placed, and of those its
-        check read and found as written), in place of those kept before, which stand for the
-        files unchanged since. They go in a file of their own beside the others (``.delta``)
-        until it holds one for every ``SINCE`` files of the site; then all of them are written
-        again, but for files the site no longer has. (Written whole at every build, the
-        40,000 of a 10,000-run site took 0.04 s of each rebuild.)"""
-        path = self.signatures(out)
-        path.parent.mkdir(exist_ok=True)
-        delta = path.with_suffix(".delta")
-        since = read_signed(delta) | signed
-        if len(since) * SINCE <= len(files):
-            self._write(delta, pickle.dumps(since, protocol=pickle.HIGHEST_PROTOCOL))
-            return
-        every = signed if len(signed) == len(files) else recorded(path) | signed
-        kept = {file: every[file] for file in files if file in every}
-        self._write(path, pickle.dumps(kept, protocol=pickle.HIGHEST_PROTOCOL))
-        delta.unlink(missing_ok=True)
-
-    def manifest(self, out: Path) -> str:
-        """The digest of the manifest the last build put at ``out`` (``keep_manifest``), or
-        ``""`` where none is kept."""
-        try:
-            return self._site(out).with_suffix(".manifest").read_text(encoding="ascii")
-        except (OSError, ValueError):
-            return ""
-
-    def keep_manifest(self, out: Path, digest: str) -> None:
-        """Keep ``digest``, that of the manifest just put in place at ``out``: the next build
-        takes the file of that digest there as runsite's own without testing it again."""
-        path = self._site(out).with_suffix(".manifest")
-        path.parent.mkdir(exist_ok=True)
-        self._write(path, digest.encode())
-
-    def windows(self, out: Path, manifest: str) -> Windows | None:
-        """The filter of the windows of the pages of the site at ``out`` (``guard.windows``),
-        where its record says it covers the site whose manifest's digest is ``manifest`` and its
-        file is whole; None where there is none to go on."""
-        site = self._site(out)
-        try:
-            covered, name, bits = pickle.loads(site.with_suffix(".windows").read_bytes())
-            found = Windows(site.parent / name, bits)
-            whole = found.path.stat().st_size == 1 << (bits - 3)
-        except Exception:  # none yet, gone, or not a record: the kept pages are read whole
-            return None
-        return found if covered == manifest and whole else None
-
-    def new_windows(self, out: Path, bits: int) -> Windows:
-        """A filter of ``2**bits`` bits, none set, for the site at ``out``: kept for the next
-        builds once a site it covers is in place (``keep_windows``)."""
-        site = self._site(out)
-        site.parent.mkdir(exist_ok=True)
-        made = Windows(site.parent / f"{site.name}-{secrets.token_hex(8)}.bits", bits)
-        made.make()
-        return made
-
-    def keep_windows(self, out: Path, windows: Windows | None, manifest: str) -> None:
-        """Record ``windows`` as the filter of the site just put in place at ``out``, whose
-        manifest's digest is ``manifest`` (None: it has none), and remove the site's other
-        filters (those of sites gone, or of builds refused or stopped)."""
-        site = self._site(out)
-        record = site.with_suffix(".windows")
-        site.parent.mkdir(exist_ok=True)
-        if windows is None:
-            record.unlink(missing_ok=True)
-        else:
-            data = (manifest, windows.path.name, windows.bits)
-            self._write(record, pickle.dumps(data, protocol=pickle.HIGHEST_PROTOCOL))
-        for other in site.parent.glob(f"{site.name}-*.bits"):
-            if windows is None or other != windows.path:
-                other.unlink(missing_ok=True)
+        return SiteRecords(self.folder / "sites" / name, self._write)
 
     def text(self, name: str, inputs: str) -> str | None:
         """The text kept under ``name`` (a suite page's body, its search entries) if it was made

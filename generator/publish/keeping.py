@@ -12,8 +12,8 @@ from pathlib import Path
 from generator.guard.kept import Kept
 from generator.guard.kept_check import KeptCheck
 from generator.guard.windows import Arrival, Batch, Windows, bits_for
-from generator.publish.cache import RunCache
 from generator.publish.plan import Manifest
+from generator.publish.records import SiteRecords
 
 
 class Keeping:
@@ -22,25 +22,25 @@ class Keeping:
     def __init__(
         self,
         out: Path,
-        cache: RunCache,
+        records: SiteRecords,
         old: Manifest | None,
         check: KeptCheck | None,
         jobs: int,
         stack: ExitStack,
     ) -> None:
         """Start the first pass of the check of the last build's files (``old``: none for a
-        full build, which keeps nothing), in ``jobs`` threads, in the process ``check`` (one
+        full build, which keeps nothing) in ``out``, whose ``records`` the cache keeps, in
+        ``jobs`` threads, in the process ``check`` (one
         started now where not given). The check ends with ``stack``, even for a build that
         restarts."""
-        self._out = out
-        self._cache = cache
+        self._records = records
         self.checking = None
         if old is not None:
             self.checking = stack.enter_context(check or KeptCheck())
-            self.checking.start(out, old.files, jobs, cache.signatures(out))
+            self.checking.start(out, old.files, jobs, records.signatures)
         elif check is not None:
             check.close()  # nothing kept to check: its memory goes now, not with the build
-        self._covered = cache.windows(out, old.digest) if old is not None else None
+        self._covered = records.windows(old.digest) if old is not None else None
         self._fresh: Windows | None = None
         self._kept: Sequence[str] = ()
         self.windows: Windows | None = self._covered
@@ -53,7 +53,7 @@ class Keeping:
         ``kept``."""
         self._kept = kept
         if self._covered is None:
-            self._fresh = self._cache.new_windows(self._out, bits_for(pages))
+            self._fresh = self._records.new_windows(bits_for(pages))
             self.windows = self._fresh
 
     def send(self, arrived: Sequence[Arrival]) -> None:
@@ -79,4 +79,4 @@ class Keeping:
     def record(self, manifest: str) -> None:
         """The site whose manifest's digest is ``manifest`` is in place: its filter is the one
         the next build goes on."""
-        self._cache.keep_windows(self._out, self.windows, manifest)
+        self._records.keep_windows(self.windows, manifest)

@@ -18,6 +18,7 @@ from click.testing import Result
 
 import generator.guard.sieve
 import generator.publish
+import generator.publish.records
 from generator.guard.windows import Windows
 from generator.publish.cache import Known, RunCache
 from generator.publish.plan import Manifest
@@ -188,7 +189,7 @@ def _windows(archive: Path, site: Path) -> tuple[Path, Windows | None]:
     (record,) = archive.glob(".runsite/cache/*/sites/*.windows")
     manifest = Manifest.read(site)
     assert manifest is not None
-    return record, RunCache(archive, record.parent.parent.name).windows(site, manifest.digest)
+    return record, RunCache(archive, record.parent.parent.name).site(site).windows(manifest.digest)
 
 
 def _undo(record: Path, windows: str) -> None:
@@ -427,7 +428,7 @@ def test_a_page_a_rebuild_placed_then_edited_with_its_length_and_times_kept_is_n
     """A rebuild keeps the signatures of the files it placed beside those kept before, or
     writes them all again: either way, a page it placed, edited since to bytes of its length
     with its modify time set back, is found not to be what it wrote."""
-    monkeypatch.setattr(generator.publish.cache, "SINCE", since)
+    monkeypatch.setattr(generator.publish.records, "SINCE", since)
     for second in (1, 2):
         grown(second)
     site = archive / "site"

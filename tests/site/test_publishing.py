@@ -279,18 +279,19 @@ def test_signatures_kept_beside_the_others_are_written_whole_past_one_in_eight_f
     out = tmp_path / "site"
     files = [f"runs/{n}/index.html" for n in range(16)]
     signed = {file: ((1, n, 10, 5, 5), "d" * 64) for n, file in enumerate(files)}
-    cache.keep_signatures(out, signed, files)
-    path = cache.signatures(out)
+    records = cache.site(out)
+    records.keep_signatures(signed, files)
+    path = records.signatures
     assert not path.with_suffix(".delta").exists()
     assert recorded(path) == signed
     newer = {files[0]: ((1, 99, 10, 6, 6), "e" * 64)}
-    cache.keep_signatures(out, newer, files)
+    records.keep_signatures(newer, files)
     assert read_signed(path.with_suffix(".delta")) == newer
     assert recorded(path) == signed | newer
     gone = files[1:4]
     after = [file for file in files if file not in gone]
     more = {file: ((1, 100 + n, 10, 7, 7), "f" * 64) for n, file in enumerate(files[4:6])}
-    cache.keep_signatures(out, more, after)  # three signatures since, against 13 files
+    records.keep_signatures(more, after)  # three signatures since, against 13 files
     assert not path.with_suffix(".delta").exists()
     assert recorded(path) == {file: (signed | newer | more)[file] for file in after}
 
