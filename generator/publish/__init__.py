@@ -398,7 +398,7 @@ class _Build:
         rest = [
             file
             for file, path in present.items()
-            if file not in pages and not shipped(path.read_bytes(), source_of(file))
+            if file not in pages and not shipped(path, source_of(file))
         ]
         rest.sort(key=lambda file: (-present[file].stat().st_size, file))
         found = run_in_processes(context, sieved, [present[file] for file in rest], self.jobs)
