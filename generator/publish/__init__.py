@@ -46,15 +46,14 @@ from pathlib import Path
 
 from generator.archive import Archive
 from generator.errors import DocumentRefused, Refused
-from generator.guard.kept import Kept, content_digest, sign
+from generator.guard.kept import content_digest, sign
 from generator.guard.kept_check import KeptCheck
-from generator.guard.scan import shipped
 from generator.guard.sieving import run_sieve
 from generator.guard.windows import Arrival, Batch
 from generator.publish.again import arrivals_of, payload_keys_of, summaries_of
 from generator.publish.apply import OutRefused, building, place
 from generator.publish.cache import FOLDER, RunCache
-from generator.publish.confirm import confirm
+from generator.publish.confirm import confirm, kept_found, sieve_rest
 from generator.publish.keeping import Keeping
 from generator.publish.plan import (
     MANIFEST,
@@ -74,7 +73,6 @@ from generator.publish.work import (
     chunks,
     read_chunks,
     run_in_processes,
-    sieved,
     stage_bodies,
     wrap,
 )
@@ -82,7 +80,7 @@ from generator.site.build import SiteSettings, build_pages
 from generator.site.labels import LOCALES
 from generator.site.look import read_look
 from generator.site.pages import Site
-from generator.site.templates import TEMPLATES, environment, source_of
+from generator.site.templates import TEMPLATES, environment
 
 PACKAGE = Path(__file__).resolve().parents[1]
 
@@ -280,10 +278,13 @@ class _Build:
             context.windows = keeping.windows.bits if keeping.windows is not None else None
             written, batches = self._wrap(context, bodies, tick)
             present = dict(sorted({**made, **{w.file: built / w.file for w in written}}.items()))
-            candidates, where = self._sieve_rest(context, present, written)
+            candidates, where = sieve_rest(context, present, written, self.jobs)
             checked = keeping.wrote(batches)
             if checked is not None:
-                for found in _kept(checked, kept, arrivals):
+                # Every kept file must be what the last build wrote.
+                if not checked.altered.isdisjoint(kept):
+                    raise _Restart()
+                for found in kept_found(checked, arrivals):
                     candidates.append(found)
                     where[found.file] = self.out / found.file
             leaks = confirm(candidates, where, head, self.disclosure)
@@ -385,43 +386,8 @@ class _Build:
                 tick()
         return written, batches
 
-    def _sieve_rest(
-        self, context: Context, present: Mapping[str, Path], written: Sequence[Written]
-    ) -> tuple[list[Written], dict[str, Path]]:
-        """Sieve what mkdocs wrote: every file written the sieve let through (pages first,
-        then the others in the order of their paths), and where each file is. Sieved in the
-        build's processes, the largest first: the search index of each language (2 MB apiece
-        at 10,000 runs) then goes to a core of its own."""
-        where = {w.file: present[w.file] for w in written}
-        candidates = [w for w in written if w.runs]
-        pages = {w.file for w in written}
-        rest = [
-            file
-            for file, path in present.items()
-            if file not in pages and not shipped(path, source_of(file))
-        ]
-        rest.sort(key=lambda file: (-present[file].stat().st_size, file))
-        found = run_in_processes(context, sieved, [present[file] for file in rest], self.jobs)
-        sieved_rest = dict(zip(rest, found, strict=True))
-        for file in sorted(sieved_rest):
-            if sieved_rest[file]:
-                where[file] = present[file]
-                candidates.append(Written(file, "", sieved_rest[file]))
-        return candidates, where
-
 
 EARLY = 4
 """The most arrived runs a build reads itself for the check of the kept pages, before its
 processes read the runs (one of the bench's shape takes 25 ms); the check then sieves while
 they read. Past that, the processes hand it the keys of more runs sooner than this one would."""
-
-
-def _kept(checked: Kept, kept: Sequence[str], arrivals: Sequence[int]) -> list[Written]:
-    """Every kept file must be what the last build wrote: the kept files that may carry the
-    payload of a run that arrived (``arrivals``: their places in the runs at HEAD)."""
-    if not checked.altered.isdisjoint(kept):
-        raise _Restart()
-    return [
-        Written(file, "", frozenset(arrivals[n] for n in runs))
-        for file, runs in checked.found.items()
-    ]

@@ -1,6 +1,6 @@
-"""What a build makes of the (file, run) pairs its sieves let through: each run is read again
-and the guard seeks its payload in the files it may be in (``guard.leaks``), one run at a time,
-as a build's payload is too large to hold whole."""
+"""The (file, run) pairs a build's sieves let through, and what it makes of them: each run is
+read again and the guard seeks its payload in the files it may be in (``guard.leaks``), one run
+at a time, as a build's payload is too large to hold whole."""
 
 from __future__ import annotations
 
@@ -10,9 +10,45 @@ from pathlib import Path
 from generator.document.disclosure import Disclosure
 from generator.document.payload import payload_strings
 from generator.guard import leaks
-from generator.guard.scan import Leak, contents
+from generator.guard.kept import Kept
+from generator.guard.scan import Leak, contents, shipped
 from generator.publish.source import Blobs, Committed
-from generator.publish.work import Written, read_run_of
+from generator.publish.work import Context, Written, read_run_of, run_in_processes, sieved
+from generator.site.templates import source_of
+
+
+def sieve_rest(
+    context: Context, present: Mapping[str, Path], written: Sequence[Written], jobs: int
+) -> tuple[list[Written], dict[str, Path]]:
+    """Sieve what mkdocs wrote: the pages ``written`` and every other file of ``present`` the
+    sieve let through (pages first, then the others in the order of their paths), and where
+    each file is. Sieved in the build's ``jobs`` processes, the largest first: the search index
+    of each language (2 MB apiece at 10,000 runs) then goes to a core of its own."""
+    where = {w.file: present[w.file] for w in written}
+    candidates = [w for w in written if w.runs]
+    pages = {w.file for w in written}
+    rest = [
+        file
+        for file, path in present.items()
+        if file not in pages and not shipped(path, source_of(file))
+    ]
+    rest.sort(key=lambda file: (-present[file].stat().st_size, file))
+    found = run_in_processes(context, sieved, [present[file] for file in rest], jobs)
+    sieved_rest = dict(zip(rest, found, strict=True))
+    for file in sorted(sieved_rest):
+        if sieved_rest[file]:
+            where[file] = present[file]
+            candidates.append(Written(file, "", sieved_rest[file]))
+    return candidates, where
+
+
+def kept_found(checked: Kept, arrivals: Sequence[int]) -> list[Written]:
+    """The kept files that may carry the payload of a run that arrived, as the check of the
+    kept pages found them (``arrivals``: the runs' places at HEAD)."""
+    return [
+        Written(file, "", frozenset(arrivals[n] for n in runs))
+        for file, runs in checked.found.items()
+    ]
 
 
 def confirm(
