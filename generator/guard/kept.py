@@ -1,7 +1,7 @@
 """The check of the pages a build keeps, in a process of its own beside the build.
 
 Every page a build keeps must be what the last build wrote (its content digest), and is sieved
-for the payload of the runs that arrived since (``sieve.OwnPages``). That is reading every run
+for the payload of the runs that arrived since (``own_pages.OwnPages``). That is reading every run
 and comparison page of the site, 160 MB at 1,000 runs; done last, it took a fifth of a rebuild.
 So the check starts with the build and works in two passes, each on a core the build is not
 using:
@@ -47,7 +47,7 @@ from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 
-from generator.guard import sieve, windows
+from generator.guard import own_pages, windows
 from generator.guard.windows import Windows
 
 BATCH = 256
@@ -240,7 +240,7 @@ class Checker:
         return self._as_written(file, read)
 
     def _sieved(
-        self, own: sieve.OwnPages, files: Sequence[str], remaking: tuple[int, Path] | None
+        self, own: own_pages.OwnPages, files: Sequence[str], remaking: tuple[int, Path] | None
     ) -> tuple[dict[str, Judged], windows.Batch | None]:
         """Each file's judgement, and where a filter of the kept pages is being made anew
         (``remaking``: its size in bits, and a folder for the bits the files set), those bits
@@ -275,7 +275,7 @@ class Checker:
             sieved: dict[str, Judged] = {}
             batches: list[windows.Batch] = []
             if sought:
-                own = sieve.OwnPages([arrived[n][0] for n in sought])
+                own = own_pages.OwnPages([arrived[n][0] for n in sought])
                 making = (remaking.bits, Path(folder)) if remaking is not None else None
                 for batch in [
                     self._pool.submit(self._sieved, own, kept[n : n + BATCH], making)
@@ -330,7 +330,7 @@ def serve() -> None:
     except EOFError:
         checker.stop()
         return
-    sieve.AUTOMATON_FORMS, sieve.DFA_BYTES = bounds
+    own_pages.AUTOMATON_FORMS, own_pages.DFA_BYTES = bounds
     found = checker.finish(arrived, kept, covered, fresh)
     try:
         sys.stdout.buffer.write(pickle.dumps(found, pickle.HIGHEST_PROTOCOL))

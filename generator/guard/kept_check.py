@@ -81,11 +81,11 @@ class KeptCheck:
         windows, if any) does not rule out, with the sieve's bounds as the build has them (the
         process imported its own copy of them); where there is no such filter, make ``fresh``
         one of the pages read."""
-        from generator.guard import sieve  # the build has it by now; the check's start does not
+        from generator.guard import own_pages  # the build has it by now; the check's start does not
 
         assert self._sending is not None, "start() comes first"
         self._sending.join()
-        bounds = (sieve.AUTOMATON_FORMS, sieve.DFA_BYTES)
+        bounds = (own_pages.AUTOMATON_FORMS, own_pages.DFA_BYTES)
         work = (list(arrived), bounds, list(kept), covered, fresh)
         self._send(pickle.dumps(work, pickle.HIGHEST_PROTOCOL), True)
 

@@ -20,7 +20,7 @@ per text. Its keys are each form's first ``KEY_BYTES`` bytes, which bounds the a
 however long the outputs are; a key found is then confirmed against the whole form in place.
 
 ``carried_forms`` (the escaped forms a raw file carries a string in) serves ``own_forms``, what
-the sieve of the pages a build keeps (``sieve.OwnPages``) seeks in their raw bytes.
+the sieve of the pages a build keeps (``own_pages.OwnPages``) seeks in their raw bytes.
 """
 
 from __future__ import annotations
@@ -273,7 +273,7 @@ def contents(path: Path, data: bytes) -> bytes:
 
 
 def own_forms(payload: Iterable[str]) -> Iterator[bytes]:
-    """What ``sieve.OwnPages`` seeks of ``payload``: each form a page of runsite's carries a
+    """What ``own_pages.OwnPages`` seeks of ``payload``: each form a page of runsite's carries a
     string in (``carried_forms``), in its cases, ASCII lowered; one at a time, as the forms of
     a run's long answers come to tens of megabytes."""
     for string in payload:

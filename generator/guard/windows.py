@@ -1,7 +1,7 @@
 """The windows of the pages a site keeps: which arrived run's payload no kept page can carry,
 known without reading a page.
 
-``sieve.OwnPages`` seeks each form of an arrived run's payload (``scan.own_forms``, ASCII
+``own_pages.OwnPages`` seeks each form of an arrived run's payload (``scan.own_forms``, ASCII
 lowered) in the ASCII-lowered bytes of every page a build keeps (its run, comparison and
 older-runs pages; the home and suite pages, the search index and the sitemap are written again
 and sieved whole every time). At 10,000 runs that is reading 3.5 GB for every new run. A page

@@ -20,9 +20,10 @@ from hypothesis import strategies as st
 
 import generator.guard.kept as kept_module
 import generator.guard.kept_check as kept_check
-import generator.guard.sieve as sieve_module
+import generator.guard.own_pages as own_pages
+from generator.guard.own_pages import OwnPages
 from generator.guard.scan import Sought, carried_forms, sought_forms
-from generator.guard.sieve import Keys, OwnPages, Sieve, Sieves, payload_keys
+from generator.guard.sieve import Keys, Sieve, Sieves, payload_keys
 from generator.guard.windows import arrival
 
 strings = st.text(min_size=8, max_size=40).map(str.strip).filter(lambda s: len(s) >= 8)
@@ -133,8 +134,8 @@ def test_the_sieve_keys_the_ends_of_every_form_the_exact_scan_seeks(payload):
 @pytest.mark.parametrize(
     ("automaton", "dfa"),
     [
-        (sieve_module.AUTOMATON_FORMS, sieve_module.DFA_BYTES),
-        (sieve_module.AUTOMATON_FORMS, 0),
+        (own_pages.AUTOMATON_FORMS, own_pages.DFA_BYTES),
+        (own_pages.AUTOMATON_FORMS, 0),
         (0, 0),
     ],
     ids=["dfa", "automaton", "arrays"],
@@ -146,8 +147,8 @@ def test_a_kept_page_is_sieved_for_every_form_and_case_its_templates_write_a_val
     forms, the sieve's arrays), a kept page's sieve names the same runs: each run whose string
     the page carries in a form of runsite's templates, and not one whose string it only begins
     with."""
-    monkeypatch.setattr(sieve_module, "AUTOMATON_FORMS", automaton)
-    monkeypatch.setattr(sieve_module, "DFA_BYTES", dfa)
+    monkeypatch.setattr(own_pages, "AUTOMATON_FORMS", automaton)
+    monkeypatch.setattr(own_pages, "DFA_BYTES", dfa)
     sieve = OwnPages(
         [_own_keys(["Jane O'Neil, 4 Privet Drive"]), _own_keys(["Müller-Lüdenscheidt"])]
     )
@@ -169,8 +170,8 @@ def _kept_sieves(payloads: list[list[str]], monkeypatch: pytest.MonkeyPatch) -> 
     keys = [_own_keys(payload) for payload in payloads]
     made = []
     for automaton, dfa in ((10**6, 10**12), (10**6, 0), (0, 0)):
-        monkeypatch.setattr(sieve_module, "AUTOMATON_FORMS", automaton)
-        monkeypatch.setattr(sieve_module, "DFA_BYTES", dfa)
+        monkeypatch.setattr(own_pages, "AUTOMATON_FORMS", automaton)
+        monkeypatch.setattr(own_pages, "DFA_BYTES", dfa)
         made.append(OwnPages(keys))
     return made
 

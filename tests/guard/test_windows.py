@@ -14,7 +14,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import generator.guard.kept as kept_module
-import generator.guard.sieve as sieve_module
+import generator.guard.own_pages as own_pages
 from generator.guard.scan import own_forms
 from generator.guard.windows import Pieces, Windows, arrival, bits_for, ruled_out
 
@@ -135,7 +135,7 @@ def test_the_check_reads_no_kept_page_for_a_run_ruled_out_and_every_one_for_the_
 ):
     """With the filter, a run no page carries costs no read, and a run a page may carry is
     sought in every kept page and found; without one, every run is sought in every page."""
-    monkeypatch.setattr(sieve_module, "AUTOMATON_FORMS", automaton)
+    monkeypatch.setattr(own_pages, "AUTOMATON_FORMS", automaton)
     reads: list[str] = []
     site = tmp_path / "site"
     site.mkdir()

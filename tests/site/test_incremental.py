@@ -16,7 +16,7 @@ from typing import Any
 import pytest
 from click.testing import Result
 
-import generator.guard.sieve
+import generator.guard.own_pages
 import generator.publish
 import generator.publish.records
 from generator.guard.windows import Windows
@@ -73,7 +73,7 @@ def kept_sieve(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) 
     own process is handed by the build); and with the heads of runs the build's processes
     read, as it takes them past ``EARLY`` arrived runs, not before they read."""
     if request.param == "arrays":
-        monkeypatch.setattr(generator.guard.sieve, "AUTOMATON_FORMS", 0)
+        monkeypatch.setattr(generator.guard.own_pages, "AUTOMATON_FORMS", 0)
     if request.param == "keys from the processes":
         monkeypatch.setattr(generator.publish, "EARLY", 0)
 
