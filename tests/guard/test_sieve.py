@@ -100,6 +100,44 @@ def test_a_sieve_written_a_shard_at_a_time_names_the_runs_one_made_whole_names(
         assert written.runs_in(page) == whole.runs_in(page)
 
 
+def test_runs_sharing_a_string_are_each_named_and_runs_whose_strings_only_begin_alike_are_not(
+    tmp_path: Path,
+):
+    """A suite's runs share their cases' inputs, and their answers begin alike: the sieve holds
+    each such string once for all the runs that have it, and looks strings up by their first
+    16 bytes. A page carrying an input names every run that has it; a page carrying one answer
+    names its run alone, not the runs whose answers share its first 16 bytes or more, nor
+    those whose short ticket begins as its own does: in a sieve made whole, in one written a
+    shard at a time, and in one a later archive maps (a run gone, the others moved)."""
+    shared = "Summarise the customer's complaint in one sentence."
+    payloads = [
+        [
+            shared,
+            f"answer to customer {n}: the refund of order {n * 7} was sent on day {n}",
+            f"TCK-{n:04d}",
+        ]
+        for n in range(6)
+    ]
+    payloads[5] = [f"answer to customer 5 and more: {'x' * n}" for n in range(3)]
+    keys = [payload_keys(payload) for payload in payloads]
+    whole = Sieve(keys)
+    Sieve.write(tmp_path / "written", (keys[n : n + 2] for n in range(0, len(keys), 2)))
+    written = Sieve.load(tmp_path / "written", range(len(keys)))
+    moved = Sieve.load(tmp_path / "written", [4, 3, -1, 2, 1, 0])  # run 2 gone
+    pages = {
+        shared: set(range(5)),
+        payloads[1][1]: {1},
+        payloads[3][1].upper(): {3},
+        f"order {payloads[4][2]} is open": {4},
+        payloads[5][2]: {5},
+    }
+    for string, runs in pages.items():
+        page = f"<p>{html.escape(string)}</p>".encode()
+        assert whole.runs_in(page) == runs
+        assert written.runs_in(page) == runs
+        assert moved.runs_in(page) == {[4, 3, -1, 2, 1, 0][run] for run in runs} - {-1}
+
+
 @settings(max_examples=400, deadline=None)
 @given(
     st.lists(st.lists(strings, min_size=1, max_size=4), min_size=1, max_size=4),
