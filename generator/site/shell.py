@@ -96,10 +96,15 @@ class Shell:
     digest: str
     """What the shell is, for the build's manifest: a page is rewritten when its shell moves."""
 
-    def wrap(self, title: str, path: str, body: str) -> str:
-        """A whole page: ``body`` (HTML) inside the shell, titled ``title``, at ``path``."""
-        values = {"title": html.escape(title), "address": page_address(path), "body": body}
-        return "".join(part if n % 2 == 0 else values[part] for n, part in enumerate(self.parts))
+    def wrap(self, title: str, path: str, body: bytes) -> bytes:
+        """A whole page in UTF-8: ``body`` (HTML, in UTF-8) inside the shell, titled ``title``,
+        at ``path``. Bytes, not text: a body as text took twice its bytes wherever it held a
+        character past Latin-1, and a build holds a chunk's bodies at once."""
+        values = {"title": html.escape(title).encode(), "address": page_address(path).encode()}
+        return b"".join(
+            part.encode() if n % 2 == 0 else body if part == "body" else values[part]
+            for n, part in enumerate(self.parts)
+        )
 
 
 def _compact(text: str) -> str:
