@@ -74,7 +74,7 @@ from generator.publish.work import (
     read_chunks,
     run_in_processes,
     stage_bodies,
-    staged,
+    staged_body,
     wrap,
 )
 from generator.site.build import SiteSettings, build_pages
@@ -256,7 +256,9 @@ class _Build:
             del created
             sites = [Site(environment(self.cache.templates), locale) for locale in LOCALES]
             pages, searched = home_and_suites(self.cache, sites, history, plan)
-            older = [staged(job, body) for job, body in older_pages(sites, history, plan, render)]
+            older = [
+                staged_body(job, body) for job, body in older_pages(sites, history, plan, render)
+            ]
             blocks = stage_bodies(staging, older)
             del older  # the blocks' bodies: 11 MB at 10,000 runs
             bodies += [blocks] if blocks else []

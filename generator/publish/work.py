@@ -285,7 +285,7 @@ def read_chunk(chunk: Chunk) -> Read:
                 else:
                     role = diff_role(other.key, _key(previous), _key(chunk.reference))
                     body = site.diff(run, other, against(other), role)
-                bodies.append(staged(job, body))
+                bodies.append(staged_body(job, body))
         keep = {listed.blob} | ({chunk.reference.blob} if chunk.reference else set())
         for blob in [b for b in held if b not in keep]:
             del held[blob]
@@ -340,7 +340,7 @@ in UTF-8, which is how the page is written (as text, a body took twice its bytes
 held a character past Latin-1; a chunk's bodies were 18 MB as text, 9 as UTF-8)."""
 
 
-def staged(job: PageJob, body: Body) -> Staged:
+def staged_body(job: PageJob, body: Body) -> Staged:
     return job, body.title, body.html.encode()
 
 
