@@ -21,6 +21,7 @@ from hypothesis import strategies as st
 import generator.guard.kept as kept_module
 import generator.guard.kept_check as kept_check
 import generator.guard.own_pages as own_pages
+import generator.guard.sieve as sieve_module
 from generator.guard.own_pages import OwnPages
 from generator.guard.scan import Sought, carried_forms, sought_forms
 from generator.guard.sieve import Keys, Sieve, Sieves, payload_keys
@@ -136,6 +137,29 @@ def test_runs_sharing_a_string_are_each_named_and_runs_whose_strings_only_begin_
         assert whole.runs_in(page) == runs
         assert written.runs_in(page) == runs
         assert moved.runs_in(page) == {[4, 3, -1, 2, 1, 0][run] for run in runs} - {-1}
+
+
+def test_a_long_file_is_sieved_in_stretches_that_miss_no_string_across_them(
+    monkeypatch: pytest.MonkeyPatch,
+):
+    """A file is tested against the bitmap a stretch of offsets at a time (a search index runs
+    to megabytes): a string that begins in one stretch and ends in the next, or begins at the
+    first offset of one, is let through as it is when the file is tested whole."""
+    payloads = [
+        [f"the answer to ticket {n} was {'yes' if n % 2 else 'no'}, signed"] for n in range(9)
+    ]
+    sieve = Sieve([payload_keys(payload) for payload in payloads])
+    page = (
+        "<ul>"
+        + "".join(f"<li>{'.' * n}{payload[0]}</li>" for n, payload in enumerate(payloads))
+        + "</ul>"
+    )
+    data = page.encode()
+    whole = sieve.runs_in(data)
+    assert whole == set(range(len(payloads)))
+    for stretch in (1, 7, 16, 33):
+        monkeypatch.setattr(sieve_module, "STRETCH", stretch)
+        assert sieve.runs_in(data) == whole
 
 
 @settings(max_examples=400, deadline=None)
