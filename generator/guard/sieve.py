@@ -120,12 +120,7 @@ class _Rows:
         rows.runs = owners[order]
         del order, owners
         new = np.ones(len(probe), dtype=bool)
-        new[1:] = (
-            (probe[1:] != probe[:-1])
-            | (first[1:] != first[:-1])
-            | (second[1:] != second[:-1])
-            | (end[1:] != end[:-1])
-        )
+        new[1:] = (first[1:] != first[:-1]) | (second[1:] != second[:-1]) | (end[1:] != end[:-1])
         at = np.flatnonzero(new)
         rows.start = np.append(at, len(probe)).astype(np.int64)
         rows.probe, rows.first, rows.second = probe[at], first[at], second[at]
@@ -206,10 +201,14 @@ class Sieve:
         """Write the sieve into ``folder`` (made here), for ``load``: its bitmap, and each of
         its shards in a folder of its own."""
         folder.mkdir()
-        np.save(folder / "bitmap.npy", self._bitmap)
-        np.save(folder / "firsts.npy", self._firsts)
+        self._save_heads(folder)
         for n, shard in enumerate(self._shards):
             shard.save(folder / f"shard-{n:05d}")
+
+    def _save_heads(self, folder: Path) -> None:
+        """Write the bitmap and the sorted first 8 bytes, which ``load`` maps."""
+        np.save(folder / "bitmap.npy", self._bitmap)
+        np.save(folder / "firsts.npy", self._firsts)
 
     @classmethod
     def write(cls, folder: Path, groups: Iterable[Sequence[Keys]]) -> None:
@@ -227,8 +226,7 @@ class Sieve:
             done += len(keys)
             del shard
         sieve._mark(firsts)
-        np.save(folder / "bitmap.npy", sieve._bitmap)
-        np.save(folder / "firsts.npy", firsts)
+        sieve._save_heads(folder)
 
     @classmethod
     def load(cls, folder: Path, positions: Sequence[int]) -> Sieve:
@@ -270,7 +268,7 @@ class Sieve:
             heads = windows[starts]
             near = np.searchsorted(self._firsts, heads)
             near[near == len(self._firsts)] = 0
-            starts = starts[self._firsts[near] == heads] if len(self._firsts) else starts[:0]
+            starts = starts[self._firsts[near] == heads]
         if not starts.size:
             return set()
         # Each offset's head as a key of each length would hold it: a form of 8 + ``past``

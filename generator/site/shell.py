@@ -18,6 +18,7 @@ import re
 import shutil
 from dataclasses import dataclass
 from datetime import UTC, datetime
+from functools import cached_property
 from pathlib import Path
 
 from generator.site.writer import page_address
@@ -96,15 +97,24 @@ class Shell:
     digest: str
     """What the shell is, for the build's manifest: a page is rewritten when its shell moves."""
 
+    @cached_property
+    def _fixed(self) -> tuple[bytes, ...]:
+        """The shell's own text between a page's parts, in UTF-8: encoded once, not a page."""
+        return tuple(part.encode() for part in self.parts[::2])
+
     def wrap(self, title: str, path: str, body: bytes) -> bytes:
         """A whole page in UTF-8: ``body`` (HTML, in UTF-8) inside the shell, titled ``title``,
         at ``path``. Bytes, not text: a body as text took twice its bytes wherever it held a
         character past Latin-1, and a build holds a chunk's bodies at once."""
-        values = {"title": html.escape(title).encode(), "address": page_address(path).encode()}
-        return b"".join(
-            part.encode() if n % 2 == 0 else body if part == "body" else values[part]
-            for n, part in enumerate(self.parts)
-        )
+        values = {
+            "title": html.escape(title).encode(),
+            "address": page_address(path).encode(),
+            "body": body,
+        }
+        page = [self._fixed[0]]
+        for name, fixed in zip(self.parts[1::2], self._fixed[1:], strict=True):
+            page += (values[name], fixed)
+        return b"".join(page)
 
 
 def _compact(text: str) -> str:
