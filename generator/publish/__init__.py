@@ -69,14 +69,13 @@ from generator.publish.suites import histories, home_and_suites, older_pages, wo
 from generator.publish.work import (
     Chunk,
     Context,
-    Written,
     chunks,
     read_chunks,
     run_in_processes,
     stage_bodies,
     staged_body,
-    wrap,
 )
+from generator.publish.wrapping import Written, wrap
 from generator.site.build import SiteSettings, build_pages
 from generator.site.labels import LOCALES
 from generator.site.look import read_look

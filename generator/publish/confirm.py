@@ -13,7 +13,8 @@ from generator.guard import leaks
 from generator.guard.kept import Kept
 from generator.guard.scan import Leak, contents, shipped
 from generator.publish.source import Blobs, Committed
-from generator.publish.work import Context, Written, read_run_of, run_in_processes, sieved
+from generator.publish.work import Context, read_run_of, run_in_processes
+from generator.publish.wrapping import Written, sieved
 from generator.site.templates import source_of
 
 

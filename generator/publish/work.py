@@ -1,5 +1,6 @@
-"""The work of a build that runs in parallel: reading runs and writing their pages' bodies, then
-wrapping bodies in their shells and sieving every file written.
+"""The work of a build that runs in parallel: reading runs and writing their pages' bodies (then
+``wrapping`` puts the bodies in their shells and sieves every file written), and the processes
+it runs in.
 
 A process reads the runs of one stretch of one suite in order, so each run is read once and
 held only while the pages that show it are written (a comparison holds the previous run, and
@@ -22,7 +23,7 @@ from dataclasses import dataclass
 from functools import partial
 from multiprocessing import get_context
 from pathlib import Path
-from typing import NamedTuple, TypeVar
+from typing import TypeVar
 
 from generator.account.significance import warm
 from generator.document.codec import Decoded, read_run
@@ -31,17 +32,14 @@ from generator.document.payload import payload_texts, unshown
 from generator.document.redact import redact
 from generator.document.redacted import RedactedRun
 from generator.errors import DocumentRefused
-from generator.guard.kept import content_digest
-from generator.guard.scan import contents
 from generator.guard.sieve import Sieves, payload_keys
-from generator.guard.windows import Arrival, Batch, Pieces, arrival
+from generator.guard.windows import Arrival, arrival
 from generator.publish.cache import Learnt, RunCache
 from generator.publish.plan import PageJob, Plan
 from generator.publish.source import Blobs, Listed
 from generator.site.labels import LOCALES
 from generator.site.pages import ComparisonPage, Site, comparison
-from generator.site.rewrite import for_files
-from generator.site.shell import WORN, Shell
+from generator.site.shell import Shell
 from generator.site.summary import summarise
 from generator.site.templates import environment
 from generator.site.writer import Body, diff_path, diff_role
@@ -139,14 +137,20 @@ _blobs: Blobs | None = None
 _sites: list[Site] | None = None
 
 
+def shared_context() -> Context:
+    """The context of the build whose work this process does (``run_in_processes``)."""
+    assert _context is not None, "a build's work runs inside run_in_processes"
+    return _context
+
+
 def _shared() -> tuple[Context, Blobs, list[Site]]:
     global _blobs, _sites
-    assert _context is not None, "a build's work runs inside run_in_processes"
+    context = shared_context()
     if _blobs is None:
-        _blobs = Blobs(_context.git_dir)
+        _blobs = Blobs(context.git_dir)
     if _sites is None:
-        _sites = [Site(environment(_context.cache.templates), locale) for locale in LOCALES]
-    return _context, _blobs, _sites
+        _sites = [Site(environment(context.cache.templates), locale) for locale in LOCALES]
+    return context, _blobs, _sites
 
 
 T = TypeVar("T")
@@ -326,14 +330,6 @@ def _compared(
     raise AssertionError(f"no run for {job.path}")
 
 
-def sieved(path: Path) -> frozenset[int]:
-    """The runs whose payload a file of the site the build did not wrap may carry (mkdocs'
-    pages, the search index of each language: megabytes at 10,000 runs), sieved in the build's
-    processes: what ``Sieves.runs_in`` lets through of it, decompressed where gzipped."""
-    assert _context is not None and _context.sieve is not None
-    return frozenset(_context.sieve.runs_in(contents(path, path.read_bytes())))
-
-
 Staged = tuple[PageJob, str, bytes]
 """A page's body as a build keeps it until its shell exists: the page, its title, and its HTML
 in UTF-8, which is how the page is written (as text, a body took twice its bytes wherever it
@@ -357,47 +353,3 @@ def stage_bodies(staging: Path, bodies: Sequence[Staged]) -> Path | None:
     with open(handle, "wb") as target:
         target.write(pickle.dumps(list(bodies), protocol=pickle.HIGHEST_PROTOCOL))
     return Path(name)
-
-
-class Written(NamedTuple):
-    """A file a build wrote or kept, its content digest, and the runs the sieve let through.
-    (A tuple, its runs most often ``NONE``: a build holds one for each of 40,000 pages at
-    10,000 runs, which as frozen dataclasses, each with its own empty set, took 32 MB.)"""
-
-    file: str
-    digest: str
-    runs: frozenset[int]
-
-
-NONE: frozenset[int] = frozenset()
-
-
-def wrap(source: Path) -> tuple[list[Written], Batch | None]:
-    """Put each body of a chunk in its shell, write the page, and sieve it: what was written,
-    and the bits the pages set of the filter of their windows (where the build keeps one)."""
-    context, _, _ = _shared()
-    assert context.shells is not None and context.sieve is not None
-    written = []
-    made: set[Path] = set()
-    pieces = Pieces()
-    kept: list[Staged] = pickle.loads(source.read_bytes())
-    kept.reverse()  # taken from the end, so that each body goes once its page is written
-    while kept:
-        job, title, body = kept.pop()
-        if context.for_files:
-            body = for_files(body.decode()).encode()
-        data = context.shells[(job.locale, WORN[job.kind])].wrap(title, job.path, body)
-        del body
-        target = context.staging / "site" / job.file
-        if target.parent not in made:
-            target.parent.mkdir(parents=True, exist_ok=True)
-            made.add(target.parent)
-        target.write_bytes(data)
-        written.append(
-            Written(job.file, content_digest(data), frozenset(context.sieve.runs_in(data)) or NONE)
-        )
-        if context.windows is not None:
-            pieces.add(data)
-    if context.windows is None:
-        return written, None
-    return written, pieces.keep(context.windows, context.staging / "windows")

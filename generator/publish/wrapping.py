@@ -1,0 +1,69 @@
+"""The second half of a build's parallel work: each chunk's bodies put in their shells and
+written, and every file written sieved for every run's payload keys, in the processes of
+``work.run_in_processes``."""
+
+from __future__ import annotations
+
+import pickle
+from pathlib import Path
+from typing import NamedTuple
+
+from generator.guard.kept import content_digest
+from generator.guard.scan import contents
+from generator.guard.windows import Batch, Pieces
+from generator.publish.work import Staged, shared_context
+from generator.site.rewrite import for_files
+from generator.site.shell import WORN
+
+
+class Written(NamedTuple):
+    """A file a build wrote or kept, its content digest, and the runs the sieve let through.
+    (A tuple, its runs most often ``NONE``: a build holds one for each of 40,000 pages at
+    10,000 runs, which as frozen dataclasses, each with its own empty set, took 32 MB.)"""
+
+    file: str
+    digest: str
+    runs: frozenset[int]
+
+
+NONE: frozenset[int] = frozenset()
+
+
+def wrap(source: Path) -> tuple[list[Written], Batch | None]:
+    """Put each body of a chunk in its shell, write the page, and sieve it: what was written,
+    and the bits the pages set of the filter of their windows (where the build keeps one)."""
+    context = shared_context()
+    assert context.shells is not None and context.sieve is not None
+    written = []
+    made: set[Path] = set()
+    pieces = Pieces()
+    staged: list[Staged] = pickle.loads(source.read_bytes())
+    staged.reverse()  # taken from the end, so that each body goes once its page is written
+    while staged:
+        job, title, body = staged.pop()
+        if context.for_files:
+            body = for_files(body.decode()).encode()
+        data = context.shells[(job.locale, WORN[job.kind])].wrap(title, job.path, body)
+        del body
+        target = context.staging / "site" / job.file
+        if target.parent not in made:
+            target.parent.mkdir(parents=True, exist_ok=True)
+            made.add(target.parent)
+        target.write_bytes(data)
+        written.append(
+            Written(job.file, content_digest(data), frozenset(context.sieve.runs_in(data)) or NONE)
+        )
+        if context.windows is not None:
+            pieces.add(data)
+    if context.windows is None:
+        return written, None
+    return written, pieces.keep(context.windows, context.staging / "windows")
+
+
+def sieved(path: Path) -> frozenset[int]:
+    """The runs whose payload a file of the site the build did not wrap may carry (mkdocs'
+    pages, the search index of each language: megabytes at 10,000 runs), sieved in the build's
+    processes: what ``Sieves.runs_in`` lets through of it, decompressed where gzipped."""
+    sieve = shared_context().sieve
+    assert sieve is not None
+    return frozenset(sieve.runs_in(contents(path, path.read_bytes())))
