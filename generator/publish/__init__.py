@@ -312,7 +312,7 @@ class _Build:
                 bodies={job.file: job.body for job in everything},
                 files=files,
             )
-            text = manifest.text().encode()
+            text = manifest.data()
             (built / MANIFEST).write_bytes(text)
             written_as = content_digest(text)
             del text  # 18 MB at 10,000 runs

