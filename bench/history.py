@@ -109,8 +109,8 @@ class History:
         pages and search entries, and the blocks of older runs whose inputs moved. Planning the
         build's pages is not timed (it is the same for every page a run has)."""
         head = Committed(Path(), tuple(r for runs in self.runs.values() for r in runs), {})
-        plan = plan_pages(head, self.moments, {"en": "", "it": "it/"}, "bench")
-        render = stale(plan.pages(), Manifest(shells="bench", bodies=self.written), "bench")
+        plan = plan_pages(head, self.moments, {"en": "", "it": "it/"}, "bench", {})
+        render = stale(plan, Manifest(shells="bench", bodies=self.written))
         gc.collect()
         started = time.perf_counter()
         created = {blob: summary.created_at for blob, summary in self.summaries.items()}
@@ -118,7 +118,7 @@ class History:
         home_and_suites(self.cache, self.sites, suites, plan)
         older_pages(self.sites, suites, plan, render)
         taken = time.perf_counter() - started
-        self.written = {job.file: job.body for job in plan.pages()}
+        self.written = plan.bodies()
         return taken
 
 

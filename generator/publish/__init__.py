@@ -7,7 +7,9 @@ site for. The build, in order:
 
 1. list the runs committed at HEAD, and order each suite's runs by when they were measured;
 2. plan every run and comparison page by the digest of its inputs, against the last build's
-   manifest (``plan``): only the pages whose inputs moved are written;
+   manifest (``plan``): only the pages whose inputs moved are written. A suite is planned a
+   block of its runs at a time, and a block the last build planned the same is taken from the
+   cache's records of the site (``records``), its pages kept without a look at each;
 3. read the runs in parallel, a stretch of one suite per process, writing the bodies of those
    pages and keeping each run's summary and payload keys in the cache (``work``, ``cache``);
 4. let mkdocs build the home and suite pages and the shells, from the summaries (a suite's page
@@ -58,7 +60,6 @@ from generator.publish.keeping import Keeping
 from generator.publish.plan import (
     MANIFEST,
     Manifest,
-    Plan,
     code_digest,
     digest,
     plan_pages,
@@ -190,7 +191,7 @@ class _Build:
             locale: "" if locale == self.settings.language else f"{locale}/" for locale in LOCALES
         }
 
-    def _shells_digest(self, plan: Plan) -> str:
+    def _shells_digest(self, suites: Collection[tuple[str, str]]) -> str:
         """What every shell is made of: the code, the user's look, the site, the navigation."""
         look = self.settings.look
         return digest(
@@ -202,7 +203,7 @@ class _Build:
             self.settings.name,
             self.settings.language,
             self.settings.for_files,
-            sorted(plan.suites),
+            sorted(suites),
         )
 
     def run(
@@ -221,10 +222,14 @@ class _Build:
             known, known_worse = self.known.created, self.known.worse
             cached = {listed.blob: known.get(listed.blob) for listed in head.runs}
             moments = measured(head, cached)
-            plan = plan_pages(head, moments, self.folders, self.inputs)
-            shells = self._shells_digest(plan)
-            everything = plan.pages()
-            render = stale(everything, old, shells)
+            shells = self._shells_digest({listed.suite_of for listed in head.runs})
+            # Where the shells moved, every page is rendered anew, as in a full build.
+            wrapped_alike = old if old is not None and old.shells == shells else None
+            planned = records.blocks(wrapped_alike.digest) if wrapped_alike else {}
+            plan = plan_pages(head, moments, self.folders, self.inputs, planned)
+            del planned
+            everything = plan.files()
+            render = stale(plan, wrapped_alike)
             arrived = {r.blob for r in head.runs} - set(old.runs) if old else set()
             read = {blob for blob, entry in cached.items() if entry is None} | arrived
             against = worse_known(plan, known_worse)
@@ -234,7 +239,7 @@ class _Build:
                 head.git_dir, self.disclosure, self.cache, staging, self.settings.for_files
             )
             rendered = {job.file for job in render}
-            kept = [job.file for job in everything if job.file not in rendered]
+            kept = [file for file in everything if file not in rendered]
             arrivals = [n for n, listed in enumerate(head.runs) if listed.blob in arrived]
             early = len(arrivals) <= EARLY
             keeping.plan(len(everything), kept)
@@ -309,7 +314,7 @@ class _Build:
                 shells=shells,
                 captured=captured,
                 runs=[listed.blob for listed in head.runs],
-                bodies={job.file: job.body for job in everything},
+                bodies=plan.bodies(),
                 files=files,
             )
             text = manifest.data()
@@ -330,6 +335,7 @@ class _Build:
             signed = sign(self.out, files, placed, staged, seen, started)
             records.keep_signatures(signed, files)
             keeping.record(written_as)
+            records.keep_blocks(plan.blocks, written_as)
             records.keep_manifest(written_as)
         return Published(
             self.out,

@@ -1,17 +1,19 @@
 """What the cache keeps of each folder the archive's site is built in, so that the next build
 there reads no page it need not: the signatures of the site's files (``guard.kept.sign``), the
-filter of its pages' windows (``guard.windows``), and the digest of the manifest put there
-last."""
+filter of its pages' windows (``guard.windows``), the digest of the manifest put there last,
+and the blocks of runs whose pages it lists (``plan.Block``)."""
 
 from __future__ import annotations
 
+import os
 import pickle
 import secrets
-from collections.abc import Callable, Collection
+from collections.abc import Callable, Collection, Sequence
 from pathlib import Path
 
 from generator.guard.kept import Signed, read_signed, recorded
 from generator.guard.windows import Windows
+from generator.publish.plan import Block
 
 SINCE = 8
 """Files of a site for each signature kept beside the others, at most (``keep_signatures``)."""
@@ -65,6 +67,40 @@ class SiteRecords:
         path = self._path.with_suffix(".manifest")
         path.parent.mkdir(exist_ok=True)
         self._write(path, digest.encode())
+
+    def blocks(self, manifest: str) -> dict[str, Block]:
+        """The blocks of runs the site's pages were planned in, by key, where their record says
+        they are those of the site whose manifest's digest is ``manifest``; none else."""
+        try:
+            covered, keys = pickle.loads(self._path.with_suffix(".plan").read_bytes())
+            if covered != manifest:
+                return {}
+            folder = self._path.with_suffix(".blocks")
+            return {key: Block(key, *pickle.loads((folder / key).read_bytes())) for key in keys}
+        except Exception:  # none yet, gone, or not a record: every block is planned again
+            return {}
+
+    def keep_blocks(self, blocks: Sequence[Block], manifest: str) -> None:
+        """Record ``blocks`` as those of the site just put in place, whose manifest's digest is
+        ``manifest``: each in a file of its own, named by its key, written once (one more run
+        makes one block anew), and the others removed."""
+        folder = self._path.with_suffix(".blocks")
+        try:
+            folder.mkdir(parents=True, exist_ok=True)
+            there = set(os.listdir(folder))
+            for block in blocks:
+                if block.key not in there:
+                    data = (block.files, block.bodies)
+                    self._write(folder / block.key, pickle.dumps(data, pickle.HIGHEST_PROTOCOL))
+            keys = [block.key for block in blocks]
+            record = (manifest, keys)
+            self._write(
+                self._path.with_suffix(".plan"), pickle.dumps(record, pickle.HIGHEST_PROTOCOL)
+            )
+            for gone in there.difference(keys):
+                (folder / gone).unlink(missing_ok=True)
+        except OSError:  # the cache removed while the build wrote it: the next plans anew
+            pass
 
     def windows(self, manifest: str) -> Windows | None:
         """The filter of the windows of the site's pages (``guard.windows``), where its record

@@ -9,7 +9,7 @@ digest of what they show (those runs' blobs, the reference, what got worse again
 summary is its blob's, for this code), made again only when that moved, which after one more
 run is the one suite it arrived in. Its runs' search entries are kept a block at a time
 (``history.BLOCK``), so what one more run costs does not grow with the suite's history; the
-pages of its full blocks are written and kept as a run's page is (``plan.Plan.blocks``).
+pages of its full blocks are written and kept as a run's page is (``plan.Plan.older``).
 """
 
 from __future__ import annotations
@@ -209,12 +209,11 @@ def older_pages(
     wanted = {job.file for job in render}
     suites = {(h.tenant, h.suite): h for h in history}
     bodies = []
-    for suite, blocks in plan.blocks.items():
-        for n, jobs in enumerate(blocks):
-            for job in jobs:
-                if job.file in wanted:
-                    site = sites[LOCALES.index(job.locale)]
-                    bodies.append((job, site.older(suites[suite], n)))
+    for (suite, n), jobs in plan.older.items():
+        for job in jobs:
+            if job.file in wanted:
+                site = sites[LOCALES.index(job.locale)]
+                bodies.append((job, site.older(suites[suite], n)))
     return bodies
 
 

@@ -86,10 +86,13 @@ def made(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 @pytest.fixture
 def grown(made: Path, tmp_path: Path) -> Iterator[Path]:
-    """A copy of ``made`` for a test to add runs to and build again."""
+    """A copy of ``made`` for a test to add runs to and build again, built once where it now is:
+    so its next build goes on the records the cache keeps of that folder (the blocks of runs its
+    pages were planned in), as a user's next build would."""
     copy = tmp_path / "copy"
     shutil.copytree(made, copy, symlinks=True)
     with git_identity():
+        assert _build(copy / "archive", copy / "site").exit_code == 0
         yield copy
 
 
