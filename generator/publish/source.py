@@ -22,6 +22,7 @@ from contextlib import suppress
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
+from typing import NamedTuple
 
 from generator.archive import Archive
 from generator.archive.catalog import refuse_if_larger, refuse_unless_file
@@ -30,9 +31,9 @@ from generator.archive.store import blob_id
 from generator.errors import ArchiveRefused, DocumentRefused
 
 
-@dataclass(frozen=True)
-class Listed:
-    """One run committed at HEAD."""
+class Listed(NamedTuple):
+    """One run committed at HEAD. (A tuple: a build lists 10,000 of them at 10,000 runs, at a
+    fifth of a frozen dataclass's cost each.)"""
 
     tenant: str
     suite: str
@@ -77,26 +78,26 @@ def committed(archive: Archive, sizes: Mapping[str, int]) -> Committed:
     elif unknown:
         found = store.sizes(unknown)
     safe: dict[str, bool] = {}  # the tenants' and suites' names, each asked once
+    limits = archive.config.limits
+    cut = len(prefix) + 1
     for path, (mode, blob, size) in sorted(entries.items()):
-        parts = path[len(prefix) + 1 :].split("/")
-        shown = f"{folder}/{'/'.join(parts)}"
+        shown = f"{folder}/{path[cut:]}"
         refuse_unless_file(mode, shown)
+        parts = path[cut:].split("/")
         if len(parts) != 3:
             continue
         tenant, suite, name = parts
-        for part in (tenant, suite):
-            if part not in safe:
-                safe[part] = unsafe(part) is None
+        if tenant not in safe or suite not in safe:
+            safe[tenant], safe[suite] = unsafe(tenant) is None, unsafe(suite) is None
         if not (safe[tenant] and safe[suite]) or unsafe(name):
             continue
         size = size if size is not None else found.get(blob, sizes.get(blob))
-        if name == BASELINE or name.endswith(".json"):
-            refuse_if_larger(size, shown, archive.config.limits)
-        if name == BASELINE:
+        if name.endswith(".json"):
+            refuse_if_larger(size, shown, limits)
+            runs.append(Listed(tenant, suite, name[:-5], blob, shown, f"{top}/{path}", size or 0))
+        elif name == BASELINE:
+            refuse_if_larger(size, shown, limits)
             pointers[(tenant, suite)] = blob
-        elif name.endswith(".json"):
-            key = name.removesuffix(".json")
-            runs.append(Listed(tenant, suite, key, blob, shown, f"{top}/{path}", size or 0))
     with Blobs(store.git_dir) as blobs:
         references = {
             suite: blobs.read(blob).decode("utf-8", errors="replace").strip()
