@@ -306,7 +306,7 @@ class Checker:
             remade = remaking is not None
             if remaking is not None:
                 try:
-                    remaking.add(batches)
+                    remaking.amend(batches)
                 except OSError:  # its file gone (the cache removed): the build keeps none
                     remade = False
             same: dict[str, Signature | None] = dict.fromkeys(kept)  # None: not in the manifest

@@ -67,7 +67,7 @@ class Keeping:
         checked = self.checking.results() if self.checking is not None else None
         if self.windows is not None:
             try:
-                self.windows.add(batches)
+                self.windows = self.windows.add(batches)
             except OSError:  # its file gone (the cache removed): the site keeps none
                 self.windows = None
                 return checked

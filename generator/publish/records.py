@@ -107,9 +107,12 @@ class SiteRecords:
         says it covers the site whose manifest's digest is ``manifest`` and its file is whole;
         None where there is none to go on."""
         try:
-            covered, name, bits = pickle.loads(self._path.with_suffix(".windows").read_bytes())
-            found = Windows(self._path.parent / name, bits)
+            covered, name, bits, later = pickle.loads(
+                self._path.with_suffix(".windows").read_bytes()
+            )
+            found = Windows(self._path.parent / name, bits, later)
             whole = found.path.stat().st_size == 1 << (bits - 3)
+            whole = whole and all(found.path.with_name(name).is_file() for name in later)
         except Exception:  # none yet, gone, or not a record: the kept pages are read whole
             return None
         return found if covered == manifest and whole else None
@@ -132,8 +135,10 @@ class SiteRecords:
         if windows is None:
             record.unlink(missing_ok=True)
         else:
-            data = (manifest, windows.path.name, windows.bits)
+            data = (manifest, windows.path.name, windows.bits, windows.later)
             self._write(record, pickle.dumps(data, protocol=pickle.HIGHEST_PROTOCOL))
-        for other in self._path.parent.glob(f"{self._path.name}-*.bits"):
-            if windows is None or other != windows.path:
-                other.unlink(missing_ok=True)
+        files = {windows.path.name, *windows.later} if windows is not None else set()
+        for pattern in (f"{self._path.name}-*.bits", f"{self._path.name}-*.later"):
+            for other in self._path.parent.glob(pattern):
+                if other.name not in files:
+                    other.unlink(missing_ok=True)

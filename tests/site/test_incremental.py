@@ -17,10 +17,13 @@ import pytest
 from click.testing import Result
 
 import generator.guard.own_pages
+import generator.guard.windows
 import generator.publish
 import generator.publish.records
+from generator.guard.scan import Leak
 from generator.guard.windows import Windows
 from generator.publish.cache import Known, RunCache
+from generator.publish.confirm import confirm
 from generator.publish.plan import Manifest
 from tests._helpers import a_run_at, git
 
@@ -202,8 +205,8 @@ def _undo(record: Path, windows: str) -> None:
         (bits,) = record.parent.glob(f"{record.stem}-*.bits")
         bits.write_bytes(bits.read_bytes()[:100])
     elif windows == "of another site":
-        _, name, size = pickle.loads(record.read_bytes())
-        record.write_bytes(pickle.dumps(("0" * 64, name, size)))
+        _, name, size, later = pickle.loads(record.read_bytes())
+        record.write_bytes(pickle.dumps(("0" * 64, name, size, later)))
 
 
 SECRETS = ["Mrs Jane Doe's model", "a -> b and more text", "<b>Jane Doe</b> of 4 Privet Drive"]
@@ -260,6 +263,48 @@ def test_a_kept_run_page_showing_a_new_runs_payload_fails_the_incremental_build(
     assert (after == covering) == (windows == "in use")
     assert list(record.parent.glob(f"{record.stem}-*.bits")) == [after.path]
     assert _unlike_a_full_build(runsite, archive, site) == []
+
+
+def test_a_page_whose_windows_a_rebuild_kept_apart_from_the_filter_is_sieved_for_new_runs(
+    archive: Path,
+    runsite: Callable[..., Result],
+    write_json: Callable[[Any, str], Path],
+    monkeypatch: pytest.MonkeyPatch,
+):
+    """A rebuild keeps the bits of the pages it wrote in a file beside the filter while they
+    are few (``windows.APART``, lowered here so that a small site's are): the next rebuild's
+    check takes them with the filter's, and finds the new run's payload on such a page."""
+    monkeypatch.setattr(generator.guard.windows, "APART", 1)
+    for path in (
+        write_json(a_run_at(1), "1.json"),
+        write_json(a_run_at(2, suite="billing"), "2.json"),
+    ):
+        assert runsite("import", "--root", str(archive), str(path)).exit_code == 0
+    site = archive / "site"
+    assert _build(runsite, archive, site).exit_code == 0
+    showing = a_run_at(3)
+    showing["target_config"]["values"]["model"] = SECRETS[0]
+    assert (
+        runsite("import", "--root", str(archive), str(write_json(showing, "3.json"))).exit_code == 0
+    )
+    assert _build(runsite, archive, site).exit_code == 0
+    covering = _windows(archive, site)[1]
+    assert covering is not None and covering.later
+    new = a_run_at(4, suite="billing")
+    new["results"][0]["responses"][0]["output"] = SECRETS[0]
+    assert runsite("import", "--root", str(archive), str(write_json(new, "4.json"))).exit_code == 0
+    found: list[Leak] = []
+
+    def confirmed(*args: Any) -> list[Leak]:
+        leaks = confirm(*args)
+        found.extend(leaks)
+        return leaks
+
+    monkeypatch.setattr(generator.publish, "confirm", confirmed)
+    assert _build(runsite, archive, site).exit_code == 64
+    key = next(p.parent.name for p in (site / "runs/acme/support").glob("*10-00-03*/index.html"))
+    pages = {f"{folder}runs/acme/support/{key}/index.html" for folder in ("", "it/")}
+    assert pages <= {leak.file for leak in found}
 
 
 def test_a_rebuild_adds_the_pages_it_writes_to_the_filter_of_the_pages_windows(
