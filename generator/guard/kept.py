@@ -26,8 +26,9 @@ build writes to it, and then holds each page it wrote twice (50 MiB more at 3,00
 the check was forked once the runs were read). Inside it, ``threads`` threads: reading a file,
 its digest and the automaton's search let go of the GIL.
 
-The process reads two pickles on its stdin, ``(site, expected, threads, record)`` (the files
-to check, their digests, and where the last build kept their signatures) and, when the build
+The process reads two pickles on its stdin, ``(site, (name, digest), threads, record)`` (the
+site, its manifest's name and digest, from which it reads the files to check and their digests,
+and where the last build kept their signatures) and, when the build
 knows them, ``(arrived, bounds, kept, covered, fresh)`` (each arrived run's
 ``windows.Arrival``, the sieve's bounds, the pages kept, the filter of their windows if any,
 else one to make of them), and writes one ``Kept`` to its stdout. The build's side of it is
@@ -46,6 +47,8 @@ from collections.abc import Collection, Mapping, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
+
+import jiter
 
 from generator.guard import own_pages, windows
 from generator.guard.windows import Windows
@@ -337,13 +340,27 @@ class Checker:
         self._pool.shutdown(cancel_futures=True)
 
 
+def _files_listed(manifest: Path, digest: str) -> dict[str, str]:
+    """The files the manifest at ``manifest`` lists, with their digests, where its digest is
+    ``digest`` (the one the build read); none where it is not (changed since, or gone): every
+    page the build keeps is then found altered, and the build starts again as a full one."""
+    try:
+        data = manifest.read_bytes()
+        if content_digest(data) != digest:
+            return {}
+        files: dict[str, str] = jiter.from_json(data, cache_mode="none")["files"]
+    except (OSError, ValueError):
+        return {}
+    return files
+
+
 def serve() -> None:
     """The process's side: the two passes in, what they found out."""
     try:
-        site, expected, threads, record = pickle.load(sys.stdin.buffer)
+        site, (name, digest), threads, record = pickle.load(sys.stdin.buffer)
     except EOFError:  # the build ended before it sent the work
         return
-    checker = Checker(site, expected, threads, recorded(record))
+    checker = Checker(site, _files_listed(site / name, digest), threads, recorded(record))
     try:
         arrived, bounds, kept, covered, fresh = pickle.load(sys.stdin.buffer)
     except EOFError:

@@ -17,7 +17,7 @@ import pickle
 import subprocess
 import sys
 import threading
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from contextlib import suppress
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -59,14 +59,28 @@ class KeptCheck:
             pass
 
     def start(
-        self, site: Path, expected: Mapping[str, str], threads: int, record: Path | None
+        self, site: Path, manifest: tuple[str, str], threads: int, record: Path | None
     ) -> None:
         """The first pass, in ``threads`` threads: each file of the last build in ``site``
-        against its digest there (``expected``), or its signature where the last build kept
-        one (``record``, see ``kept.sign``). Sent from a thread of its own, as the process may
-        still be importing and the pickle is larger than a pipe holds."""
-        work = pickle.dumps((site, dict(expected), threads, record), pickle.HIGHEST_PROTOCOL)
-        self._sending = threading.Thread(target=self._send, args=(work, False), daemon=True)
+        against its digest there, as the manifest ``manifest`` (its name in ``site``, and the
+        digest it was read with) gives it, or its signature where the last build kept one
+        (``record``, see ``kept.sign``). The process reads the manifest itself, on a core the
+        build is not using: handed its 40,000 files' digests at 10,000 runs, the build took
+        10 ms to pickle them. Sent from a thread of its own, as the process may still be
+        importing."""
+        self._send_aside(pickle.dumps((site, manifest, threads, record), pickle.HIGHEST_PROTOCOL))
+
+    def _send_aside(self, data: bytes, last: bool = False) -> None:
+        """Send ``data`` after what was sent before, from a thread of its own: the process may
+        be busy (importing, reading the manifest) while ``data`` is more than a pipe holds."""
+        before = self._sending
+
+        def send() -> None:
+            if before is not None:
+                before.join()
+            self._send(data, last)
+
+        self._sending = threading.Thread(target=send, daemon=True)
         self._sending.start()
 
     def send(
@@ -84,10 +98,9 @@ class KeptCheck:
         from generator.guard import own_pages  # the build has it by now; the check's start does not
 
         assert self._sending is not None, "start() comes first"
-        self._sending.join()
         bounds = (own_pages.AUTOMATON_FORMS, own_pages.DFA_BYTES)
         work = (list(arrived), bounds, list(kept), covered, fresh)
-        self._send(pickle.dumps(work, pickle.HIGHEST_PROTOCOL), True)
+        self._send_aside(pickle.dumps(work, pickle.HIGHEST_PROTOCOL), last=True)
 
     def results(self) -> Kept:
         """What the check found."""

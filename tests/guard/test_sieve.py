@@ -395,9 +395,12 @@ def test_the_kept_pages_check_ends_quietly_when_the_build_is_gone(tmp_path):
     for file in files:
         (tmp_path / file).parent.mkdir()
         (tmp_path / file).write_text("<p>a kept page</p>" * 10_000, encoding="utf-8")
+    manifest = json.dumps({"files": files}).encode()
+    (tmp_path / "manifest").write_bytes(manifest)
+    listed = ("manifest", hashlib.sha256(manifest).hexdigest())
     task = (
         pickle.dumps(sys.path)
-        + pickle.dumps((tmp_path, files, 2, None))
+        + pickle.dumps((tmp_path, listed, 2, None))
         + pickle.dumps(
             ([arrival(["a kept page's payload"])], (1000, 1000), list(files), None, None)
         )
@@ -413,3 +416,18 @@ def test_the_kept_pages_check_ends_quietly_when_the_build_is_gone(tmp_path):
     )
     os.close(write)
     assert (ended.returncode, ended.stderr) == (0, b"")
+
+
+def test_the_check_takes_no_file_of_a_manifest_changed_since_the_build_read_it(tmp_path):
+    """The check reads the last build's manifest itself: one whose digest is not the one the
+    build read it with lists nothing, so every page the build keeps is found altered (and the
+    build starts again as a full one)."""
+    manifest = tmp_path / ".runsite-site"
+    data = json.dumps({"files": {"a.html": "0" * 64}}).encode()
+    manifest.write_bytes(data)
+    read = hashlib.sha256(data).hexdigest()
+    assert kept_module._files_listed(manifest, read) == {"a.html": "0" * 64}
+    manifest.write_bytes(data.replace(b"0", b"1"))
+    assert kept_module._files_listed(manifest, read) == {}
+    checked = kept_module.Checker(tmp_path, {}, 1).finish([], ["a.html"])
+    assert checked.altered == frozenset({"a.html"})
