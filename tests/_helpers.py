@@ -336,3 +336,21 @@ def read_only(archive: Path) -> Iterator[Path]:
     bind, read_only = ["--bind", source], ["-o", "remount,ro,bind", source]
     with mounted(archive.parent / "read-only", bind, read_only) as place:
         yield place
+
+
+def leaks_confirmed(monkeypatch: pytest.MonkeyPatch) -> list[Any]:
+    """The leaks the builds confirm from now on (``guard.scan.Leak``, each file and run the
+    build's exact search found), gathered as they are confirmed: a refused build names only
+    the first."""
+    import generator.publish
+    from generator.publish.confirm import confirm
+
+    found: list[Any] = []
+
+    def confirmed(*args: Any) -> Any:
+        leaks = confirm(*args)
+        found.extend(leaks)
+        return leaks
+
+    monkeypatch.setattr(generator.publish, "confirm", confirmed)
+    return found

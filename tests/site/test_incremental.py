@@ -20,12 +20,10 @@ import generator.guard.own_pages
 import generator.guard.windows
 import generator.publish
 import generator.publish.records
-from generator.guard.scan import Leak
 from generator.guard.windows import Windows
 from generator.publish.cache import Known, RunCache
-from generator.publish.confirm import confirm
 from generator.publish.plan import Manifest
-from tests._helpers import a_run_at, git
+from tests._helpers import a_run_at, git, leaks_confirmed
 
 pytestmark = pytest.mark.slow
 """Each test drives a browser or builds whole sites: ``make test-fast`` leaves them out."""
@@ -293,14 +291,7 @@ def test_a_page_whose_windows_a_rebuild_kept_apart_from_the_filter_is_sieved_for
     new = a_run_at(4, suite="billing")
     new["results"][0]["responses"][0]["output"] = SECRETS[0]
     assert runsite("import", "--root", str(archive), str(write_json(new, "4.json"))).exit_code == 0
-    found: list[Leak] = []
-
-    def confirmed(*args: Any) -> list[Leak]:
-        leaks = confirm(*args)
-        found.extend(leaks)
-        return leaks
-
-    monkeypatch.setattr(generator.publish, "confirm", confirmed)
+    found = leaks_confirmed(monkeypatch)
     assert _build(runsite, archive, site).exit_code == 64
     key = next(p.parent.name for p in (site / "runs/acme/support").glob("*10-00-03*/index.html"))
     pages = {f"{folder}runs/acme/support/{key}/index.html" for folder in ("", "it/")}

@@ -18,13 +18,10 @@ import pytest
 from click.testing import CliRunner, Result
 from markupsafe import escape
 
-import generator.publish
 from generator.cli import cli
-from generator.guard.scan import Leak
-from generator.publish.confirm import confirm
 from generator.site.history import BLOCK, RECENT
 from generator.site.labels import LABELS
-from tests._helpers import MARKERS, a_planted_run, a_run_at
+from tests._helpers import MARKERS, a_planted_run, a_run_at, leaks_confirmed
 from tests.conftest import git_identity
 
 pytestmark = pytest.mark.slow
@@ -287,14 +284,7 @@ def test_a_kept_block_showing_a_new_runs_payload_fails_the_rebuild(
 ):
     """A new run whose answer is an old run's commit, which the old run's block shows: the check
     of the kept pages finds it there."""
-    found: list[Leak] = []
-
-    def confirmed(*args: Any) -> list[Leak]:
-        leaks = confirm(*args)
-        found.extend(leaks)
-        return leaks
-
-    monkeypatch.setattr(generator.publish, "confirm", confirmed)
+    found = leaks_confirmed(monkeypatch)
     root, site = grown / "archive", grown / "site"
     published = {p: p.read_bytes() for p in site.rglob("*") if p.is_file()}
     new = a_run_at(RUNS) | {"git_commit": "f" * 40}
