@@ -42,12 +42,11 @@ import tempfile
 from collections.abc import Callable, Collection, Mapping, Sequence
 from contextlib import ExitStack
 from dataclasses import dataclass
-from datetime import datetime
 from functools import partial
 from pathlib import Path
 
 from generator.archive import Archive
-from generator.errors import DocumentRefused, Refused
+from generator.errors import Refused
 from generator.guard.kept import content_digest, sign
 from generator.guard.kept_check import KeptCheck
 from generator.guard.sieving import run_sieve
@@ -65,7 +64,7 @@ from generator.publish.plan import (
     plan_pages,
     stale,
 )
-from generator.publish.source import committed, measured
+from generator.publish.source import check_moments, committed, measured
 from generator.publish.suites import histories, home_and_suites, older_pages, worse_known
 from generator.publish.work import (
     Chunk,
@@ -253,7 +252,7 @@ class _Build:
             if keeping.checking is not None and not early:
                 keeping.send([own_read[head.runs[n].blob] for n in arrivals])
             worse = {**{b: w for b, w in against.items() if w is not None}, **worse}
-            self._check_moments(learnt, moments)
+            check_moments(head, learnt, moments)
             summaries = partial(summaries_of, head, self.cache, self.disclosure)
             created = {**{b: c for b, c in cached.items() if c is not None}, **learnt}
             history = histories(plan, summaries, worse, created)
@@ -368,19 +367,6 @@ class _Build:
             for _ in chunk.runs:
                 tick()
         return learnt, own, bodies, worse
-
-    def _check_moments(self, read: Mapping[str, str], moments: Mapping[str, datetime]) -> None:
-        """Each run was ordered by the moment its key says; the document of each run ``read``
-        (its ``created_at``, by blob id) must say the same. (A run the cache knew was checked
-        by the build that read it.)"""
-        for listed in self.head.runs:
-            if (
-                listed.blob in read
-                and datetime.fromisoformat(read[listed.blob]) != moments[listed.blob]
-            ):
-                raise DocumentRefused(
-                    "created_at", "not the moment its file name (the run key) says"
-                ).located(listed.path)
 
     def _wrap(
         self, context: Context, bodies: Sequence[Path], tick: Callable[[], None]

@@ -222,3 +222,19 @@ def measured(head: Committed, cached: Mapping[str, str | None]) -> dict[str, dat
                 datetime.fromisoformat(entry) if entry else created_at(listed, blobs)
             )
     return moments
+
+
+def check_moments(
+    head: Committed, read: Mapping[str, str], moments: Mapping[str, datetime]
+) -> None:
+    """Each run was ordered by the moment its key says (``moments``); the document of each run
+    ``read`` (its ``created_at``, by blob id) must say the same. (A run the cache knew was
+    checked by the build that read it.)"""
+    for listed in head.runs:
+        if (
+            listed.blob in read
+            and datetime.fromisoformat(read[listed.blob]) != moments[listed.blob]
+        ):
+            raise DocumentRefused(
+                "created_at", "not the moment its file name (the run key) says"
+            ).located(listed.path)

@@ -537,3 +537,27 @@ def test_a_new_targets_run_writes_the_boards_again_and_gives_a_full_builds_bytes
     assert not boards & changed
     assert (site / "boards/acme/billing/index.html").exists()
     assert _unlike_a_full_build(runsite, archive, site) == []
+
+
+def test_a_run_committed_under_a_key_its_created_at_does_not_say_is_refused_naming_it(
+    archive: Path, runsite: Callable[..., Result], grown: Callable[..., None]
+):
+    """A run's key is made of its ``created_at``, and a build orders a suite's runs by the
+    moments their keys say: a document whose ``created_at`` is another moment (edited, and
+    committed by hand) refuses the build, naming its file and the key, and nothing is
+    published."""
+    grown(1)
+    grown(2)
+    site = archive / "site"
+    assert _build(runsite, archive, site).exit_code == 0
+    published = {file: path.read_bytes() for file, path in _files(site).items()}
+    (path,) = (archive / "runs/acme/support").glob("*10-00-02*.json")
+    run = json.loads(path.read_text(encoding="utf-8"))
+    run["created_at"] = run["created_at"].replace("10:00:02", "09:59:59")
+    path.write_text(json.dumps(run), encoding="utf-8")
+    git(archive, "commit", "--quiet", "--all", "--message", "created_at edited")
+    refused = _build(runsite, archive, site)
+    assert refused.exit_code == 64, refused.stderr
+    assert refused.stderr.count("\n") == 1
+    assert f"runs/acme/support/{path.name}" in refused.stderr and "created_at" in refused.stderr
+    assert {file: path.read_bytes() for file, path in _files(site).items()} == published
