@@ -26,9 +26,10 @@ KEEP = ".gitkeep"
 """Holds ``runs/`` in git before the first run arrives."""
 
 _LONGEST_NAME = 255
+"""Bytes a file name may have on the common file systems."""
+
 _PLAIN = re.compile("[0-9A-Za-z_+-][0-9A-Za-z_.+-]*")
 """Names of ASCII letters, digits and ``_.+-`` that do not start with a dot: safe."""
-"""Bytes a file name may have on the common file systems."""
 
 
 @dataclass(frozen=True)

@@ -273,10 +273,17 @@ class Windows:
         finally:
             os.close(handle)
 
-    def carries(self, probes: Probes) -> bool:
+    def since(self) -> Positions:
+        """The bits kept apart from the filter's file (``later``), read once for all the runs
+        a check rules out or not."""
+        later = [np.fromfile(self.path.with_name(name), dtype=np.uint32) for name in self.later]
+        return np.concatenate([np.zeros(0, dtype=np.uint32), *later])
+
+    def carries(self, probes: Probes, since: Positions) -> bool:
         """Whether a page the filter covers may carry a form of the run whose ``probes`` these
-        are: each of one form's probed windows has its bits set. Read with ``os.pread``, a byte
-        at a time, so that the check touches a few bytes of the filter, not its pages."""
+        are: each of one form's probed windows has its bits set, in the filter's file or among
+        the bits kept apart (``since``). The file is read with ``os.pread``, a byte at a time,
+        so that the check touches a few bytes of the filter, not its pages."""
         hashed = [_bits(np.array(form, dtype=np.uint64), self.bits).tolist() for form in probes]
         handle = os.open(self.path, os.O_RDONLY)
         try:
@@ -286,10 +293,9 @@ class Windows:
         finally:
             os.close(handle)
         probed = np.array(sorted({bit for form in hashed for bit in form}), dtype=np.uint32)
-        later = [np.fromfile(self.path.with_name(name), dtype=np.uint32) for name in self.later]
-        since = set(probed[np.isin(probed, np.concatenate([probed[:0], *later]))].tolist())
+        apart = set(probed[np.isin(probed, since)].tolist())
         return any(
-            all(bit in since or _set(held[bit >> 3], bit) for bit in form) for form in hashed
+            all(bit in apart or _set(held[bit >> 3], bit) for bit in form) for form in hashed
         )
 
 
@@ -305,10 +311,11 @@ def ruled_out(windows: Windows | None, arrived: Sequence[Arrival]) -> frozenset[
     if windows is None:
         return frozenset()
     try:
+        since = windows.since()
         return frozenset(
             n
             for n, (_, probes) in enumerate(arrived)
-            if probes is not None and not windows.carries(probes)
+            if probes is not None and not windows.carries(probes, since)
         )
     except OSError:  # its file gone since the build found it: every run is sought
         return frozenset()

@@ -235,7 +235,10 @@ class Plan:
     jobs: dict[str, list[PageJob]] = field(default_factory=dict)
     older: dict[tuple[tuple[str, str], int], tuple[PageJob, ...]] = field(default_factory=dict)
     """The pages of each block of older runs planned afresh, by its suite and its place."""
-    fresh: list[PageJob] = field(default_factory=list)
+
+    def fresh(self) -> list[PageJob]:
+        """The pages of the blocks planned afresh."""
+        return [job for jobs in (*self.jobs.values(), *self.older.values()) for job in jobs]
 
     def files(self) -> list[str]:
         """Every page's file."""
@@ -251,8 +254,8 @@ def stale(plan: Plan, old: Manifest | None) -> list[PageJob]:
     """The pages whose body must be rendered, of those planned afresh: all of them where there
     is no last build to go on (or its shells moved), else those whose body's inputs moved."""
     if old is None:
-        return list(plan.fresh)
-    return [job for job in plan.fresh if old.bodies.get(job.file) != job.body]
+        return plan.fresh()
+    return [job for job in plan.fresh() if old.bodies.get(job.file) != job.body]
 
 
 def plan_pages(
@@ -320,17 +323,15 @@ def _plan_block(
     pages: list[PageJob] = []
     for listed in runs:
         others = {o.key: o for o in (previous, reference) if o and o.key != listed.key}
+        before = previous.key if previous else None
         jobs = plan.jobs.setdefault(listed.blob, [])
         for locale in LOCALES:
             folder = folders[locale]
-            run_digest = _page_digest(
-                "run", inputs, locale, listed.blob, previous.key if previous else None, key
-            )
+            run_digest = _page_digest("run", inputs, locale, listed.blob, before, key)
             path = run_path(listed.tenant, listed.suite, listed.key)
             jobs.append(page_job(locale, folder, "run", path, run_digest))
             for other in others.values():
                 path = diff_path(listed.tenant, listed.suite, listed.key, other.key)
-                before = previous.key if previous else None
                 role = diff_role(other.key, before, key)
                 body = _page_digest("diff", inputs, locale, listed.blob, other.blob, role)
                 jobs.append(page_job(locale, folder, "diff", path, body))
@@ -353,5 +354,4 @@ def _plan_block(
         )
         plan.older[(suite, n)] = older
         pages += older
-    plan.fresh += pages
     return Block(made, tuple(job.file for job in pages), tuple(job.body for job in pages))

@@ -112,7 +112,7 @@ class SiteRecords:
             )
             found = Windows(self._path.parent / name, bits, later)
             whole = found.path.stat().st_size == 1 << (bits - 3)
-            whole = whole and all(found.path.with_name(name).is_file() for name in later)
+            whole = whole and all(found.path.with_name(apart).is_file() for apart in later)
         except Exception:  # none yet, gone, or not a record: the kept pages are read whole
             return None
         return found if covered == manifest and whole else None
