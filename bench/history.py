@@ -35,7 +35,7 @@ from build import START, SUITES, run_document
 from generator.document.codec import canonical, read_run
 from generator.document.redact import redact
 from generator.publish.cache import RunCache
-from generator.publish.plan import Manifest, plan_pages, stale
+from generator.publish.plan import plan_pages, stale
 from generator.publish.source import Committed, Listed
 from generator.publish.suites import histories, home_and_suites, older_pages
 from generator.site.history import BLOCK
@@ -110,7 +110,7 @@ class History:
         build's pages is not timed (it is the same for every page a run has)."""
         head = Committed(Path(), tuple(r for runs in self.runs.values() for r in runs), {})
         plan = plan_pages(head, self.moments, {"en": "", "it": "it/"}, "bench", {})
-        render = stale(plan, Manifest(shells="bench", bodies=self.written))
+        render = stale(plan, self.written)
         gc.collect()
         started = time.perf_counter()
         created = {blob: summary.created_at for blob, summary in self.summaries.items()}
@@ -118,7 +118,11 @@ class History:
         home_and_suites(self.cache, self.sites, suites, plan)
         older_pages(self.sites, suites, plan, render)
         taken = time.perf_counter() - started
-        self.written = plan.bodies()
+        self.written = {
+            file: body
+            for block in plan.blocks
+            for file, body in zip(block.files, block.bodies, strict=True)
+        }
         return taken
 
 

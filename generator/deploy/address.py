@@ -16,7 +16,7 @@ import yaml
 from generator.archive import Archive
 from generator.archive.store import blob_id
 from generator.deploy.content import PublishRefused
-from generator.publish.plan import regular_bytes
+from generator.publish.manifest import regular_bytes
 from generator.site.look import ADDRESS, read_look
 
 LOOK = "mkdocs.yml"

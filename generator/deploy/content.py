@@ -18,7 +18,7 @@ from pathlib import Path
 from generator.archive.archive import Moved
 from generator.errors import Refused
 from generator.guard.kept import content_digest
-from generator.publish.plan import Manifest, regular_bytes
+from generator.publish.manifest import Manifest, regular_bytes
 
 NOJEKYLL = ".nojekyll"
 CNAME = "CNAME"

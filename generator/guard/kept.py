@@ -26,9 +26,10 @@ build writes to it, and then holds each page it wrote twice (50 MiB more at 3,00
 the check was forked once the runs were read). Inside it, ``threads`` threads: reading a file,
 its digest and the automaton's search let go of the GIL.
 
-The process reads two pickles on its stdin, ``(site, (name, digest), threads, record)`` (the
-site, its manifest's name and digest, from which it reads the files to check and their digests,
-and where the last build kept their signatures) and, when the build
+The process reads two pickles on its stdin, ``(site, listing, threads, record)`` (the site, the
+files of its manifest that list its files, each with the digest the build read it with, from
+which it reads the files to check and their digests, and where the last build kept their
+signatures) and, when the build
 knows them, ``(arrived, bounds, kept, covered, fresh)`` (each arrived run's
 ``windows.Arrival``, the sieve's bounds, the pages kept, the filter of their windows if any,
 else one to make of them), and writes one ``Kept`` to its stdout. The build's side of it is
@@ -43,7 +44,7 @@ import pickle
 import stat
 import sys
 import tempfile
-from collections.abc import Collection, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
@@ -57,14 +58,14 @@ BATCH = 256
 """Pages a thread checks in one go."""
 
 
-def content_digest(data: bytes) -> str:
-    """The digest a site's manifest keeps of each of its files."""
-    return hashlib.sha256(data).hexdigest()
-
-
 Signature = tuple[int, int, int, int, int]
 """What tells that a file changed without reading it: its device and inode, its size, and its
 modify and change times."""
+
+
+Signed = dict[str, tuple[Signature, str]]
+"""The files a build left in place that the next build need not read: each one's signature,
+and its digest then."""
 
 
 @dataclass(frozen=True)
@@ -76,19 +77,15 @@ class Kept:
     found: Mapping[str, frozenset[int]]
     """The kept pages that may carry the payload of arrived runs: the runs' places in what
     the check was handed."""
-    seen: Mapping[str, Signature]
-    """The signature of each file found as the last build wrote it, when it was found so, where
-    that is not the signature kept for it (``recorded``): what the next build's record adds."""
+    seen: Signed
+    """The signature of each file found as the last build wrote it, when it was found so, and
+    its digest, where that is not the signature kept for it (``recorded``): what the next
+    build's record adds."""
     ruled_out: frozenset[int] = frozenset()
     """The arrived runs (their places) sought in no kept page, as no kept page can carry them
     (``windows``)."""
     remade: bool = False
     """Whether the filter of the kept pages' windows was made anew of every kept page."""
-
-
-Signed = dict[str, tuple[Signature, str]]
-"""The files a build left in place that the next build need not read: each one's signature,
-and its digest then."""
 
 
 def _signature(status: os.stat_result) -> Signature:
@@ -97,37 +94,37 @@ def _signature(status: os.stat_result) -> Signature:
 
 def sign(
     site: Path,
-    files: Mapping[str, str],
-    placed: Collection[str],
+    placed: Mapping[str, str],
     staged: int,
-    seen: Mapping[str, Signature],
+    seen: Signed,
     started: int,
 ) -> Signed:
-    """The files of a site just put in place (``files``: their digests) that the next build may
-    take for what this one left without reading them: those whose signature can only be theirs
-    as long as they are unchanged.
+    """The files of a site just put in place that the next build may take for what this one
+    left without reading them: those whose signature can only be theirs as long as they are
+    unchanged.
 
     Every change to a file moves its change time (``st_ctime``), which nobody can set back
     but the system's clock, to the moment of the change. So a file whose change time is
     earlier than a moment this build knew the file as written is unchanged since, and any later
-    change gives it another signature. A file this build ``placed`` was written in its private
-    staging folder before the manifest was (``staged``: that file's change time, from the same
-    clock). A file it kept was found as written by its check, with the signature it had then
-    (``seen``), and must not have changed since the build began (``started``). Strictly
-    earlier, as a filesystem whose times are coarse gives a change made just after that moment
-    the same time; the few files that leaves unsigned are read next time, as every file of a
-    site restored from a copy is."""
+    change gives it another signature. A file this build ``placed`` (each with its digest) was
+    written in its private staging folder before the manifest was (``staged``: that file's
+    change time, from the same clock). A file it kept was found as written by its check, with
+    the signature it had then (``seen``: those of the new site it did not place), and must not
+    have changed since the build began (``started``). Strictly earlier, as a filesystem whose
+    times are coarse gives a change made just after that moment the same time; the few files
+    that leaves unsigned are read next time, as every file of a site restored from a copy
+    is."""
     signed: Signed = {}
-    for file in placed:
+    for file, digest in placed.items():
         try:
             status = os.lstat(site / file)
         except OSError:
             continue
         if stat.S_ISREG(status.st_mode) and status.st_ctime_ns < staged:
-            signed[file] = (_signature(status), files[file])
-    for file, signature in seen.items():
-        if file in files and file not in placed and signature[4] < started:
-            signed[file] = (signature, files[file])
+            signed[file] = (_signature(status), digest)
+    for file, (signature, digest) in seen.items():
+        if signature[4] < started:
+            signed[file] = (signature, digest)
     return signed
 
 
@@ -326,10 +323,10 @@ class Checker:
                 if runs
             },
             {
-                file: signature
+                file: (signature, self._expected[file])
                 for file in dict.fromkeys([*read, *sieved])
                 if (signature := same[file]) is not None
-                and self._signed.get(file) != (signature, self._expected.get(file))
+                and self._signed.get(file) != (signature, self._expected[file])
             },
             skipped,
             remade,
@@ -340,16 +337,25 @@ class Checker:
         self._pool.shutdown(cancel_futures=True)
 
 
-def _files_listed(manifest: Path, digest: str) -> dict[str, str]:
-    """The files the manifest at ``manifest`` lists, with their digests, where its digest is
-    ``digest`` (the one the build read); none where it is not (changed since, or gone): every
-    page the build keeps is then found altered, and the build starts again as a full one."""
+def content_digest(data: bytes) -> str:
+    """The digest a site's manifest keeps of each of its files, and names its parts by."""
+    return hashlib.sha256(data).hexdigest()
+
+
+def _files_listed(site: Path, listing: Sequence[tuple[str, str]]) -> dict[str, str]:
+    """The files the manifest of ``site`` lists, with their digests: those its files
+    ``listing`` names list (its parts, or its one file), each read where its digest is the one
+    given (by the top file the build read). None where one is not (changed since, or gone):
+    every page the build keeps is then found altered, and the build starts again as a full
+    one."""
+    files: dict[str, str] = {}
     try:
-        data = manifest.read_bytes()
-        if content_digest(data) != digest:
-            return {}
-        files: dict[str, str] = jiter.from_json(data, cache_mode="none")["files"]
-    except (OSError, ValueError):
+        for name, digest in listing:
+            data = (site / name).read_bytes()
+            if content_digest(data) != digest:
+                return {}
+            files.update(jiter.from_json(data, cache_mode="none")["files"])
+    except (OSError, ValueError, KeyError, TypeError):
         return {}
     return files
 
@@ -357,10 +363,10 @@ def _files_listed(manifest: Path, digest: str) -> dict[str, str]:
 def serve() -> None:
     """The process's side: the two passes in, what they found out."""
     try:
-        site, (name, digest), threads, record = pickle.load(sys.stdin.buffer)
+        site, listing, threads, record = pickle.load(sys.stdin.buffer)
     except EOFError:  # the build ended before it sent the work
         return
-    checker = Checker(site, _files_listed(site / name, digest), threads, recorded(record))
+    checker = Checker(site, _files_listed(site, listing), threads, recorded(record))
     try:
         arrived, bounds, kept, covered, fresh = pickle.load(sys.stdin.buffer)
     except EOFError:

@@ -59,16 +59,16 @@ class KeptCheck:
             pass
 
     def start(
-        self, site: Path, manifest: tuple[str, str], threads: int, record: Path | None
+        self, site: Path, listing: Sequence[tuple[str, str]], threads: int, record: Path | None
     ) -> None:
         """The first pass, in ``threads`` threads: each file of the last build in ``site``
-        against its digest there, as the manifest ``manifest`` (its name in ``site``, and the
-        digest it was read with) gives it, or its signature where the last build kept one
-        (``record``, see ``kept.sign``). The process reads the manifest itself, on a core the
-        build is not using: handed its 40,000 files' digests at 10,000 runs, the build took
-        10 ms to pickle them. Sent from a thread of its own, as the process may still be
-        importing."""
-        self._send_aside(pickle.dumps((site, manifest, threads, record), pickle.HIGHEST_PROTOCOL))
+        against its digest there, as the files of its manifest ``listing`` names give it (each
+        with the digest it was read with: ``Manifest.listing``), or its signature where the
+        last build kept one (``record``, see ``kept.sign``). The process reads the manifest
+        itself, on a core the build is not using: handed its 40,000 files' digests at 10,000
+        runs, the build took 10 ms to pickle them. Sent from a thread of its own, as the
+        process may still be importing."""
+        self._send_aside(pickle.dumps((site, listing, threads, record), pickle.HIGHEST_PROTOCOL))
 
     def _send_aside(self, data: bytes, last: bool = False) -> None:
         """Send ``data`` after what was sent before, from a thread of its own: the process may

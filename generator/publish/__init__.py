@@ -52,18 +52,12 @@ from generator.guard.kept_check import KeptCheck
 from generator.guard.sieving import run_sieve
 from generator.guard.windows import Arrival, Batch
 from generator.publish.again import arrivals_of, payload_keys_of, summaries_of
-from generator.publish.apply import OutRefused, building, place
+from generator.publish.apply import building, place
 from generator.publish.cache import FOLDER, RunCache
 from generator.publish.confirm import confirm, kept_found, sieve_rest
 from generator.publish.keeping import Keeping
-from generator.publish.plan import (
-    MANIFEST,
-    Manifest,
-    code_digest,
-    digest,
-    plan_pages,
-    stale,
-)
+from generator.publish.manifest import MANIFEST, NO_PART, PARTS, Manifest, OutRefused
+from generator.publish.plan import code_digest, digest, manifest_made, plan_pages, stale
 from generator.publish.source import check_moments, committed, measured
 from generator.publish.suites import histories, home_and_suites, older_pages, worse_known
 from generator.publish.work import (
@@ -225,10 +219,16 @@ class _Build:
             # Where the shells moved, every page is rendered anew, as in a full build.
             wrapped_alike = old if old is not None and old.shells == shells else None
             planned = records.blocks(wrapped_alike.digest) if wrapped_alike else {}
+            planned = {key: block for key, block in planned.items() if old and key in old.parts}
             plan = plan_pages(head, moments, self.folders, self.inputs, planned)
+            reused = {block.key for block in plan.blocks if block.key in planned}
             del planned
+            # The last site's files but those of the blocks kept whole: its parts that moved.
+            dropped = old.entries(p for p in old.parts if p not in reused) if old else NO_PART
+            if last is not None and old is None:
+                last.entries(last.parts)  # a part gone or altered refused now, not once built
             everything = plan.files()
-            render = stale(plan, wrapped_alike)
+            render = stale(plan, dropped.bodies if wrapped_alike else None)
             arrived = {r.blob for r in head.runs} - set(old.runs) if old else set()
             read = {blob for blob, entry in cached.items() if entry is None} | arrived
             against = worse_known(plan, known_worse)
@@ -304,35 +304,38 @@ class _Build:
                     "nothing was published"
                 )
             wrapped = {w.file: w.digest for w in written}
-            files = {
-                file: wrapped.get(file) or content_digest(path.read_bytes())
-                for file, path in present.items()
-            }
-            files.update({file: old.files[file] for file in kept} if old else {})
-            manifest = Manifest(
-                shells=shells,
-                captured=captured,
-                runs=[listed.blob for listed in head.runs],
-                bodies=plan.bodies(),
-                files=files,
-            )
+            rest = {file: content_digest(path.read_bytes()) for file, path in made.items()}
+            top = Manifest(shells, captured, [listed.blob for listed in head.runs])
+            manifest, parts = manifest_made(plan, top, old, reused, dropped, wrapped, rest)
+            (built / PARTS).mkdir()
+            for name, data in parts.items():
+                (built / PARTS / name).write_bytes(data)
             text = manifest.data()
             (built / MANIFEST).write_bytes(text)
             written_as = content_digest(text)
-            del text  # 18 MB at 10,000 runs
             staged = (built / MANIFEST).stat().st_ctime_ns
+            now = {**rest, **wrapped}
             if old is None or checked is None:
-                placed: Collection[str] = files
+                placed: Mapping[str, str] = manifest.files
             else:
                 # A file is moved when its copy in place is not what this build made: made
                 # anew, or altered by hand (where its bytes happen to be this build's again).
                 placed = {
-                    f for f in present if old.files.get(f) != files[f] or f in checked.altered
+                    f: now[f]
+                    for f in present
+                    if dropped.files.get(f) != now[f] or f in checked.altered
                 }
             place(built, self.out, last, manifest, placed)
-            seen = checked.seen if checked is not None else {}
-            signed = sign(self.out, files, placed, staged, seen, started)
-            records.keep_signatures(signed, files)
+            # The files the check found as written that the new site keeps as they are: those
+            # of the parts kept whole (none of the dropped files) and of the parts made anew.
+            making = manifest.entries(p for p, n in manifest.parts.items() if n in manifest.held)
+            seen = {
+                file: found
+                for file, found in (checked.seen if checked is not None else {}).items()
+                if file not in placed and (file not in dropped.files or file in making.files)
+            }
+            signed = sign(self.out, placed, staged, seen, started)
+            records.keep_signatures(signed, [*everything, *rest])
             keeping.record(written_as)
             records.keep_blocks(plan.blocks, written_as)
             records.keep_manifest(written_as)

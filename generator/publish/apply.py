@@ -30,14 +30,18 @@ from contextlib import contextmanager
 from dataclasses import replace as replaced
 from pathlib import Path
 
-from generator.errors import Refused
 from generator.guard.kept import content_digest
-from generator.publish.plan import MANIFEST, Manifest, regular_bytes
+from generator.publish.manifest import (
+    GONE,
+    MANIFEST,
+    PARTS,
+    Manifest,
+    OutRefused,
+    Part,
+    part_path,
+    regular_bytes,
+)
 from generator.site.labels import LOCALES
-
-
-class OutRefused(Refused):
-    """The site cannot be put where it was asked to go; nothing was published."""
 
 
 def _staging_prefix(out: Path) -> str:
@@ -64,7 +68,7 @@ def _staging_folders(out: Path) -> list[Path]:
 def _publishing(name: str) -> bool:
     """Whether a name at the top of a folder is one a publishing checkout holds besides its site
     (``.git``, ``.nojekyll``, ``CNAME``…): a name no site runsite builds has."""
-    return (name.startswith(".") and name != MANIFEST) or name == "CNAME"
+    return (name.startswith(".") and name not in (MANIFEST, PARTS)) or name == "CNAME"
 
 
 def _refuse_unbuilt(out: Path) -> None:
@@ -140,44 +144,79 @@ def place(
     built: Path, out: Path, last: Manifest | None, made: Manifest, placed: Collection[str]
 ) -> None:
     """Put the site ``made`` at ``out``, in place of the one ``last`` describes. ``placed``
-    are the files this build wrote in ``built``, the manifest aside: every file of ``made`` in a
-    full build.
+    are the files this build wrote in ``built``, the manifest and its parts aside: every file
+    of ``made`` in a full build. ``built`` holds the parts of ``made`` that ``last`` lacks (all
+    of them in a full build).
 
-    A full build is exchanged whole with the old folder where that holds runsite's files only,
-    and none that goes has been altered: removing the old folder then takes nothing else.
-    Otherwise each file is moved over its old copy, once nothing that is not runsite's is found
-    where one goes (refused, naming it, before anything moves), and a file that no longer
-    belongs is removed only where its bytes are still those runsite wrote. Where a file goes
-    that the last manifest did not list, a manifest listing the files of both sites goes in
-    first: a build stopped among the moves leaves every file of runsite's named there."""
+    The parts both manifests hold (by name, so by content) list the same files, kept as they
+    are: only the other parts are read. A full build is exchanged whole with the old folder
+    where that holds runsite's files only, and none that goes has been altered: removing the
+    old folder then takes nothing else. Otherwise the new parts go in first (unnamed by any
+    manifest until the top file names them), then each file is moved over its old copy, once
+    nothing that is not runsite's is found where one goes (refused, naming it, before
+    anything moves), and a file that no longer belongs is removed only where its bytes are
+    still those runsite wrote; the last site's parts go last. Where a file goes that the last
+    manifest did not list, a manifest listing the files of both sites goes in first: a build
+    stopped among the moves leaves every file of runsite's named there."""
     if not out.exists():
         built.rename(out)
         return
-    listed = last.files if last else {}
-    ours = {MANIFEST, *listed} if last else set()
-    gone = {file: digest for file, digest in listed.items() if file not in made.files}
+    whole = made.held.keys() >= set(made.parts.values()) and len(placed) == len(made.files)
+    before = set(last.parts.values()) if last else set()
+    shared = set() if whole else before & set(made.parts.values())
+    making = made.entries(label for label, name in made.parts.items() if name not in shared)
+    listed = last.entries(x for x, n in last.parts.items() if n not in shared) if last else None
+    # A file placed of a part both hold was the last site's too (put back, altered by hand).
+    again = [file for file in placed if file not in making.files]
+    ours = {MANIFEST, *map(part_path, before), *listed.files, *again} if listed else set()
+    gone = {f: d for f, d in listed.files.items() if f not in making.files} if listed else {}
     kept = [file for file, digest in gone.items() if not _written(out, file, digest)]
     altered = [file for file in kept if os.path.lexists(out / file)]
-    if len(placed) == len(made.files) and not altered and _only(out, ours):
+    if whole and not altered and _only(out, ours):
         _put_whole(built, out)
         return
-    blocking = _in_the_way(out, ours, [MANIFEST, *placed])
+    parts = [part_path(name) for name in made.parts.values() if name not in before]
+    interim = built.parent / "interim"
+    if gone and not ours.issuperset(placed):
+        goes = Part(gone, {}).data()
+        parts.append(part_path(content_digest(goes)))
+        (built / parts[-1]).parent.mkdir(exist_ok=True)
+        (built / parts[-1]).write_bytes(goes)
+        interim.write_bytes(replaced(made, parts={**made.parts, GONE: content_digest(goes)}).data())
+    blocking = _in_the_way(out, {*ours, *parts}, [MANIFEST, *parts, *placed])
     if blocking is not None:
         raise OutRefused(
             f"{blocking}: in the way of a file of the site, and not one runsite wrote; "
             "move it, or give --out another folder"
         )
+    for part in parts:  # unnamed until a top file names them
+        (out / PARTS).mkdir(exist_ok=True)
+        os.replace(built / part, out / part)
     if not ours.issuperset(placed):
-        interim = built.parent / "interim"
-        if gone:
-            interim.write_bytes(replaced(made, files={**made.files, **gone}).data())
-        else:  # the new manifest itself, by a second name (its move then does nothing)
+        if not gone:  # the new manifest itself, by a second name (its move then does nothing)
             try:
                 os.link(built / MANIFEST, interim)
-            except OSError:  # a filesystem without hard links: a copy, 5 ms at 10,000 runs
+            except OSError:  # a filesystem without hard links: a copy
                 shutil.copyfile(built / MANIFEST, interim)
         os.replace(interim, out / MANIFEST)
     update(built, out, [MANIFEST, *placed], [file for file in gone if file not in kept])
+    _remove_parts(out, set(made.parts.values()))
+
+
+def _remove_parts(out: Path, named: Collection[str]) -> None:
+    """Remove the parts in ``out`` its manifest does not name (``named``): those of the last
+    site, an interim one's, and those a stopped build left; each only where it is a part, a
+    file whose bytes are those its name is the digest of."""
+    try:
+        names = os.listdir(out / PARTS)
+    except OSError:
+        return
+    for name in names:
+        if name in named:
+            continue
+        data = regular_bytes(out / PARTS / name)
+        if data is not None and content_digest(data) == name:
+            (out / PARTS / name).unlink(missing_ok=True)
 
 
 def _written(out: Path, file: str, digest: str) -> bool:

@@ -12,7 +12,7 @@ from pathlib import Path
 from generator.guard.kept import Kept
 from generator.guard.kept_check import KeptCheck
 from generator.guard.windows import Arrival, Batch, Windows, bits_for
-from generator.publish.plan import MANIFEST, Manifest
+from generator.publish.manifest import Manifest
 from generator.publish.records import SiteRecords
 
 
@@ -37,7 +37,7 @@ class Keeping:
         self.checking = None
         if old is not None:
             self.checking = stack.enter_context(check or KeptCheck())
-            self.checking.start(out, (MANIFEST, old.digest), jobs, records.signatures)
+            self.checking.start(out, old.listing(), jobs, records.signatures)
         elif check is not None:
             check.close()  # nothing kept to check: its memory goes now, not with the build
         self._covered = records.windows(old.digest) if old is not None else None

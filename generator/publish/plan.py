@@ -12,45 +12,19 @@ from __future__ import annotations
 
 import hashlib
 import json
-import os
-import re
-import stat
 from collections.abc import Collection, Mapping
 from dataclasses import dataclass, field
 from datetime import datetime
-from itertools import chain
 from pathlib import Path
-from typing import Any, NamedTuple
+from typing import NamedTuple
 
-import jiter
-import orjson
-
+from generator.guard.kept import content_digest
+from generator.publish.manifest import REST, Manifest, Part
 from generator.publish.source import Committed, Listed
 from generator.site.build import hash_files
 from generator.site.history import BLOCK
 from generator.site.labels import LOCALES
 from generator.site.writer import diff_path, diff_role, older_path, run_path
-
-MANIFEST = ".runsite-site"
-"""The file each built site holds: what its files were made from. Read as ``Manifest.read``
-reads it, it also marks a folder runsite built, and names the only files there runsite may
-replace or remove."""
-
-LAYOUT = frozenset(
-    {
-        *("index.html", "404.html", "sitemap.xml", "sitemap.xml.gz", "assets", "search"),
-        *("runs", "suites", "diffs", "boards", "cases", "javascripts", "stylesheets", "images"),
-    }
-)
-"""The names at the top of a site runsite builds, and of each other language's folder: what
-mkdocs-material writes, the folders of run, suite, comparison, board and case pages, and
-runsite's and the user's assets. A manifest that lists a file anywhere else is not one runsite
-wrote."""
-
-_HEX = re.compile("[0-9a-f]*")
-_BLOBS = re.compile("(?:[0-9a-f]{40}\n|[0-9a-f]{64}\n)*")
-"""Git object ids, each on a line of its own: SHA-1, or SHA-256 in a repository of that
-format (tested on them all joined, as a manifest holds thousands)."""
 
 
 def digest(*parts: object) -> str:
@@ -101,114 +75,6 @@ def page_job(locale: str, folder: str, kind: str, path: str, body: str) -> PageJ
     )
 
 
-@dataclass
-class Manifest:
-    """What the last build made: the digests it worked from and the site's every file."""
-
-    shells: str = ""
-    """The digest of everything a shell is made of."""
-    captured: str = ""
-    """The digest of the shells themselves, as the theme rendered them."""
-    runs: list[str] = field(default_factory=list)
-    """The blob id of every run the site was built from (and scanned against)."""
-    bodies: dict[str, str] = field(default_factory=dict)
-    """For each run or comparison page's file, its body digest."""
-    files: dict[str, str] = field(default_factory=dict)
-    """For each file of the site, the SHA-256 of its bytes."""
-    digest: str = field(default="", compare=False)
-    """The SHA-256 of the manifest's own file, as ``read`` found it: what names the site it
-    describes (``guard.windows``)."""
-
-    @classmethod
-    def read(cls, out: Path, trusted: str = "") -> Manifest | None:
-        """The manifest of the site at ``out``, or None where there is none runsite wrote.
-
-        Known by its content, not by its name: the shape ``text`` writes, every digest a
-        SHA-256, every file a plain path inside the site's ``LAYOUT`` (no ``..``, no absolute
-        path, nothing under a dot-folder), every body a file's. A file of that name planted in
-        a folder, empty or listing files a site does not hold, does not make it a site. A file
-        whose digest is ``trusted`` (the one runsite's cache says it put there) is taken as
-        the manifest it wrote, without that test (0.065 s at 10,000 runs).
-
-        Parsed by jiter, in 12 ms at 10,000 runs (14 MB) where the stdlib's parser took 30; a
-        key written twice, or text that is not UTF-8, makes it no manifest."""
-        data = regular_bytes(out / MANIFEST)
-        try:
-            found: Any = jiter.from_json(data, cache_mode="none") if data is not None else None
-        except ValueError:  # not JSON, or nested past the parser's depth
-            return None
-        if not isinstance(found, dict) or found.keys() != {*_FIELDS}:
-            return None
-        assert data is not None  # JSON was read from it
-        digest = hashlib.sha256(data).hexdigest()
-        shells, captured, runs, bodies, files = (found[name] for name in _FIELDS)
-        if digest != trusted and not (
-            _digests([shells, captured])
-            and isinstance(runs, list)
-            and all(isinstance(run, str) and len(run) in (40, 64) for run in runs)
-            and _BLOBS.fullmatch("".join(f"{run}\n" for run in runs)) is not None
-            and isinstance(files, dict)
-            and _site_files(files)
-            and _digests(files.values())
-            and isinstance(bodies, dict)
-            and all(file in files for file in bodies)
-            and _digests(bodies.values())
-        ):
-            return None
-        return cls(shells, captured, runs, bodies, files, digest)
-
-    def data(self) -> bytes:
-        """The manifest's file: compact JSON, keys sorted, written by orjson in 3 ms at 10,000
-        runs where the stdlib's C encoder took 40 (the same bytes)."""
-        data = {
-            "shells": self.shells,
-            "captured": self.captured,
-            "runs": sorted(self.runs),
-            "bodies": self.bodies,
-            "files": self.files,
-        }
-        return orjson.dumps(data, option=orjson.OPT_SORT_KEYS | orjson.OPT_APPEND_NEWLINE)
-
-
-_FIELDS = ("shells", "captured", "runs", "bodies", "files")
-
-
-def _digests(values: Collection[object]) -> bool:
-    """Whether every one of ``values`` is a SHA-256 in hex: tested on them all joined, as a
-    manifest holds tens of thousands."""
-    hexes = [value for value in values if isinstance(value, str) and len(value) == 64]
-    return len(hexes) == len(values) and _HEX.fullmatch("".join(hexes)) is not None
-
-
-def _site_files(files: Collection[str]) -> bool:
-    """Whether every one of ``files`` is a path a site runsite builds may hold: relative,
-    normalised, no part empty or a dot-name (nor ``..``), and under a name of its ``LAYOUT``
-    or of a language's folder's."""
-    joined = "\n/" + "\n/".join(files) + "\n"
-    if "/." in joined or "//" in joined or "/\n" in joined or "\0" in joined:
-        return False
-    tops = (file.split("/", 2) for file in files)
-    return all((top[1] if top[0] in LOCALES and len(top) > 1 else top[0]) in LAYOUT for top in tops)
-
-
-def regular_bytes(path: Path) -> bytes | None:
-    """The bytes of the regular file at ``path``; None for anything else there (nothing, a
-    folder, a link, which is not followed, a FIFO, which is not waited on)."""
-    try:
-        handle = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK)
-    except OSError:
-        return None
-    try:
-        if not stat.S_ISREG(os.fstat(handle).st_mode):
-            return None
-        with open(handle, "rb", closefd=False) as opened:
-            return opened.read()
-    except OSError:
-        return None
-    finally:
-        os.close(handle)
-
-
 class Block(NamedTuple):
     """Up to ``BLOCK`` runs of one suite in a row, as a build plans their pages: each run's run
     and comparison pages and, when the block is full, the page of its older runs, in every
@@ -244,18 +110,50 @@ class Plan:
         """Every page's file."""
         return [file for block in self.blocks for file in block.files]
 
-    def bodies(self) -> dict[str, str]:
-        """Every page's body digest, by its file."""
-        files = chain.from_iterable(block.files for block in self.blocks)
-        return dict(zip(files, chain.from_iterable(b.bodies for b in self.blocks), strict=True))
+
+def manifest_made(
+    plan: Plan,
+    top: Manifest,
+    last: Manifest | None,
+    reused: Collection[str],
+    dropped: Part,
+    pages: Mapping[str, str],
+    rest: Mapping[str, str],
+) -> tuple[Manifest, dict[str, bytes]]:
+    """The manifest of the site ``plan`` makes, ``top`` its top's fields, and the files of its
+    parts that ``last`` (the manifest in place, where the build keeps pages) lacks, by name.
+    The blocks whose key is in ``reused`` keep the part ``last`` has of them; a part is made
+    of each other block, its pages' digests those of ``pages`` (the pages written) or else
+    those of ``dropped`` (the last site's files outside ``reused``'s parts), and one of
+    ``rest``, the site's other files."""
+    parts: dict[str, str] = {}
+    held: dict[str, Part] = {}
+    for block in plan.blocks:
+        if last is not None and block.key in reused:
+            parts[block.key] = last.parts[block.key]
+            continue
+        files = {file: pages.get(file) or dropped.files[file] for file in block.files}
+        held[block.key] = Part(files, dict(zip(block.files, block.bodies, strict=True)))
+    held[REST] = Part(rest, {})
+    before = set(last.parts.values()) if last else set()
+    new: dict[str, bytes] = {}
+    for label, part in held.items():
+        data = part.data()
+        parts[label] = content_digest(data)
+        if parts[label] not in before:
+            new[parts[label]] = data
+    made = Manifest(top.shells, top.captured, top.runs, parts)
+    made.held.update({parts[label]: part for label, part in held.items()})
+    return made, new
 
 
-def stale(plan: Plan, old: Manifest | None) -> list[PageJob]:
+def stale(plan: Plan, bodies: Mapping[str, str] | None) -> list[PageJob]:
     """The pages whose body must be rendered, of those planned afresh: all of them where there
-    is no last build to go on (or its shells moved), else those whose body's inputs moved."""
-    if old is None:
+    is no last build to go on (or its shells moved), else those whose body's inputs moved
+    (``bodies``: the last build's body digests of the pages of the blocks planned afresh)."""
+    if bodies is None:
         return plan.fresh()
-    return [job for job in plan.fresh() if old.bodies.get(job.file) != job.body]
+    return [job for job in plan.fresh() if bodies.get(job.file) != job.body]
 
 
 def plan_pages(

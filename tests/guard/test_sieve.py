@@ -355,8 +355,9 @@ def test_a_page_is_signed_only_if_unchanged_since_the_build_knew_it_and_read_onc
         path.name: hashlib.sha256(path.read_bytes()).hexdigest() for path in (kept, placed, late)
     }
     first = kept_module.Checker(tmp_path, expected, 1).finish([], list(expected))
-    placed_now = {"placed.html", "late.html"}
-    signed = kept_module.sign(tmp_path, expected, placed_now, staged, first.seen, started)
+    placed_now = {name: expected[name] for name in ("placed.html", "late.html")}
+    seen = {name: found for name, found in first.seen.items() if name not in placed_now}
+    signed = kept_module.sign(tmp_path, placed_now, staged, seen, started)
     assert set(signed) == {"kept.html", "placed.html"}
     assert (
         kept_module.Checker(tmp_path, expected, 1, signed).finish([], list(expected)).altered
@@ -419,15 +420,20 @@ def test_the_kept_pages_check_ends_quietly_when_the_build_is_gone(tmp_path):
 
 
 def test_the_check_takes_no_file_of_a_manifest_changed_since_the_build_read_it(tmp_path):
-    """The check reads the last build's manifest itself: one whose digest is not the one the
-    build read it with lists nothing, so every page the build keeps is found altered (and the
-    build starts again as a full one)."""
-    manifest = tmp_path / ".runsite-site"
-    data = json.dumps({"files": {"a.html": "0" * 64}}).encode()
-    manifest.write_bytes(data)
-    read = hashlib.sha256(data).hexdigest()
-    assert kept_module._files_listed(manifest, read) == {"a.html": "0" * 64}
-    manifest.write_bytes(data.replace(b"0", b"1"))
-    assert kept_module._files_listed(manifest, read) == {}
+    """The check reads the last build's manifest itself, each of its parts where its digest is
+    the one the build read: where one is not, it lists nothing, so every page the build keeps
+    is found altered (and the build starts again as a full one)."""
+    parts = tmp_path / ".runsite-parts"
+    parts.mkdir()
+    listing = []
+    for n, name in enumerate(("a.html", "b.html")):
+        data = json.dumps({"bodies": {}, "files": {name: str(n) * 64}}).encode()
+        digest = hashlib.sha256(data).hexdigest()
+        (parts / digest).write_bytes(data)
+        listing.append((f".runsite-parts/{digest}", digest))
+    listed = kept_module._files_listed(tmp_path, listing)
+    assert listed == {"a.html": "0" * 64, "b.html": "1" * 64}
+    (tmp_path / listing[1][0]).write_bytes(b'{"bodies": {}, "files": {"b.html": "2"}}')
+    assert kept_module._files_listed(tmp_path, listing) == {}
     checked = kept_module.Checker(tmp_path, {}, 1).finish([], ["a.html"])
     assert checked.altered == frozenset({"a.html"})

@@ -22,7 +22,7 @@ import generator.publish
 import generator.publish.records
 from generator.guard.windows import Windows
 from generator.publish.cache import Known, RunCache
-from generator.publish.plan import Manifest
+from generator.publish.manifest import Manifest
 from tests._helpers import a_run_at, git, leaks_confirmed
 
 pytestmark = pytest.mark.slow
@@ -114,10 +114,75 @@ def test_one_more_run_writes_its_pages_its_suite_its_cases_and_home_as_a_full_bu
     }
     comparisons = {file for file in changed if file.startswith(("diffs/", "it/diffs/"))}
     assert len(comparisons) == 2 and all(new_key in file for file in comparisons)
-    others = changed - pages - comparisons - {".runsite-site", "sitemap.xml", "sitemap.xml.gz"}
-    assert others == set()
+    # The manifest's parts anew: the block of support's runs and the site's other files; not
+    # the part of billing's block, which stays as it was.
+    parts = {file for file in changed if file.startswith(".runsite-parts/")}
+    assert len(parts) == 2 and len([f for f in after if f.startswith(".runsite-parts/")]) == 3
+    others = changed - pages - comparisons - parts
+    assert ".runsite-site" in others <= {".runsite-site", "sitemap.xml", "sitemap.xml.gz"}
     assert pages <= changed
     assert _unlike_a_full_build(runsite, archive, site) == []
+
+
+def test_a_site_whose_manifest_is_one_file_is_rebuilt_as_a_full_build_would_build_it(
+    archive: Path, runsite: Callable[..., Result], grown: Callable[..., None]
+):
+    """A site built before the manifest had parts: its one file lists every file, each with
+    its digest, and each page's body. The next build takes the site for runsite's, keeps its
+    pages, and leaves the manifest in parts."""
+    for second in (1, 2, 3):
+        grown(second)
+    site = archive / "site"
+    assert _build(runsite, archive, site).exit_code == 0
+    manifest = Manifest.read(site)
+    assert manifest is not None
+    whole = {
+        "bodies": dict(manifest.bodies),
+        "captured": manifest.captured,
+        "files": dict(manifest.files),
+        "runs": sorted(manifest.runs),
+        "shells": manifest.shells,
+    }
+    (site / ".runsite-site").write_text(json.dumps(whole, sort_keys=True, separators=(",", ":")))
+    shutil.rmtree(site / ".runsite-parts")
+    shutil.rmtree(archive / ".runsite")
+    before = _inodes(site)
+    grown(4)
+    result = _build(runsite, archive, site)
+    assert result.exit_code == 0, result.output
+    assert "(4 written, " in result.stdout
+    kept = [file for file, inode in _inodes(site).items() if before.get(file) == inode]
+    assert len([file for file in kept if file.startswith(("runs/", "it/runs/"))]) == 6
+    assert _unlike_a_full_build(runsite, archive, site) == []
+
+
+@pytest.mark.parametrize("undone", ["removed", "altered"])
+def test_a_part_of_the_manifest_undone_by_hand_is_refused_naming_it_and_nothing_moves(
+    archive: Path, runsite: Callable[..., Result], grown: Callable[..., None], undone: str
+):
+    """Which files of the folder are runsite's is then not known: the build says which part,
+    and leaves the folder as it is, rebuilding or not."""
+    for second in (1, 2):
+        grown(second)
+    site = archive / "site"
+    assert _build(runsite, archive, site).exit_code == 0
+    manifest = Manifest.read(site)
+    assert manifest is not None
+    part = site / ".runsite-parts" / manifest.parts["rest"]
+    if undone == "removed":
+        part.unlink()
+    else:
+        part.write_text(part.read_text().replace('"files":{', '"files":{"index.htm":"0",'))
+    before = {file: path.read_bytes() for file, path in _files(site).items()}
+    grown(3)
+    for extra in ((), ("--full",)):
+        result = _build(runsite, archive, site, *extra)
+        assert (result.exit_code, result.stderr) == (
+            64,
+            f"runsite: {part}: gone or altered, so which files of {site} are runsite's is "
+            "not known; give --out an empty or new folder\n",
+        )
+        assert {file: path.read_bytes() for file, path in _files(site).items()} == before
 
 
 def test_a_fresh_clone_given_back_the_last_site_and_cache_writes_only_the_new_runs_pages(

@@ -19,6 +19,7 @@ from click.testing import CliRunner, Result
 from markupsafe import escape
 
 from generator.cli import cli
+from generator.publish.manifest import Manifest
 from generator.site.history import BLOCK, RECENT
 from generator.site.labels import LABELS
 from tests._helpers import MARKERS, a_planted_run, a_run_at, leaks_confirmed
@@ -170,13 +171,14 @@ def test_a_block_lists_its_hundred_runs_newest_first_and_leads_to_the_block_befo
 
 def test_every_block_is_in_the_manifest_with_its_body_and_shows_no_payload(made: Path):
     site = made / "site"
-    manifest = json.loads((site / ".runsite-site").read_text(encoding="utf-8"))
+    manifest = Manifest.read(site)
+    assert manifest is not None
     blocks = [
         f"{folder}suites/acme/support/older/{n}/index.html"
         for folder in ("", "it/")
         for n in (0, 1)
     ]
-    assert all(block in manifest["bodies"] and block in manifest["files"] for block in blocks)
+    assert all(block in manifest.bodies and block in manifest.files for block in blocks)
     shown = {
         (block, field)
         for block in blocks
@@ -259,8 +261,9 @@ def test_the_run_that_fills_a_block_writes_its_page_once_in_each_language(grown:
 
 
 def _bodies(site: Path) -> dict[str, str]:
-    manifest = json.loads((site / ".runsite-site").read_text(encoding="utf-8"))
-    return {file: body for file, body in manifest["bodies"].items() if "/older/" in file}
+    manifest = Manifest.read(site)
+    assert manifest is not None
+    return {file: body for file, body in manifest.bodies.items() if "/older/" in file}
 
 
 def test_a_new_reference_writes_every_block_again_as_a_full_build_would(grown: Path):

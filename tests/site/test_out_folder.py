@@ -15,7 +15,7 @@ import pytest
 from click.testing import Result
 
 import generator.publish.apply
-from generator.publish.plan import MANIFEST, Manifest
+from generator.publish.manifest import MANIFEST, PARTS, Manifest
 from tests._helpers import a_run_at, git
 
 pytestmark = pytest.mark.slow
@@ -180,7 +180,8 @@ def test_a_real_manifest_copied_from_another_site_takes_nothing_of_the_folders_o
     site = home.parent / "site"
     assert _build(runsite, grown, site).exit_code == 0
     shutil.copy(site / MANIFEST, home / MANIFEST)
-    theirs = {name: data for name, data in _tree(home).items() if name != MANIFEST}
+    shutil.copytree(site / PARTS, home / PARTS)
+    theirs = {name: data for name, data in _tree(home).items() if not _manifests(name)}
     for extra in ((), ("--full",), ()):
         result = _build(runsite, grown, home, *extra)
         assert result.exit_code == 0, result.output
@@ -199,7 +200,12 @@ def test_a_real_manifest_copied_from_another_site_takes_nothing_of_the_folders_o
 def _listed(site: Path, name: str) -> bool:
     manifest = Manifest.read(site)
     assert manifest is not None
-    return name == MANIFEST or name in manifest.files
+    return _manifests(name) or name in manifest.files
+
+
+def _manifests(name: str) -> bool:
+    """Whether ``name`` is the manifest's top file or one of its parts."""
+    return name == MANIFEST or name.startswith(f"{PARTS}/")
 
 
 def _pages_checkout(tmp_path: Path) -> Path:
