@@ -51,6 +51,16 @@ def test_a_page_without_its_markup_is_its_text_with_every_tag_taken_out(text, ra
     assert searched[1:] == ((visible,) if "<" in folded else ())
 
 
+@given(st.text(alphabet=st.sampled_from("aZ é✓\udc80ßΣς\u0130ﬁÈ·—<&"), max_size=40))
+def test_a_page_is_searched_case_folded_whatever_its_characters_past_ascii(text):
+    """The page a search reads is its text case folded, as UTF-8 (lone surrogates kept),
+    though its bytes are only lowered where folding leaves every character past ASCII as it is:
+    a character that folds to another, or to two, is folded."""
+    searched = normalised(text.encode("utf-8", "surrogateescape"))
+    decoded = html.unescape(html.unescape(text))
+    assert searched[0] == decoded.casefold().encode("utf-8", "surrogatepass")
+
+
 def test_a_plain_string_has_one_form():
     assert carried_forms("MARKoutputQ1 plain") == {"MARKoutputQ1 plain"}
 
