@@ -4,14 +4,13 @@ written, and every file written sieved for every run's payload keys, in the proc
 
 from __future__ import annotations
 
-import pickle
 from pathlib import Path
 from typing import NamedTuple
 
 from generator.guard.kept import content_digest
 from generator.guard.scan import contents
 from generator.guard.windows import Batch, Pieces
-from generator.publish.work import Staged, shared_context
+from generator.publish.work import shared_context, staged_bodies
 from generator.site.rewrite import for_files
 from generator.site.shell import WORN
 
@@ -37,10 +36,7 @@ def wrap(source: Path) -> tuple[list[Written], Batch | None]:
     written = []
     made: set[Path] = set()
     pieces = Pieces()
-    staged: list[Staged] = pickle.loads(source.read_bytes())
-    staged.reverse()  # taken from the end, so that each body goes once its page is written
-    while staged:
-        job, title, body = staged.pop()
+    for job, title, body in staged_bodies(source):
         if context.for_files:
             body = for_files(body.decode()).encode()
         data = context.shells[(job.locale, WORN[job.kind])].wrap(title, job.path, body)
