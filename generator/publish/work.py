@@ -372,12 +372,12 @@ def staged_body(job: PageJob, body: Body) -> Staged:
 class Stage:
     """A chunk's bodies kept in one file until the shells exist, each pickled as it is made and
     read back one at a time (``staged_bodies``), so that neither the process that renders them
-    nor the one that wraps them holds a chunk's bodies at once (a reading process held 40-49
-    MB of its own at the peak of a 1,000-run full build with them, 26-28 without). One file a
-    chunk, not one a page, because opening files is
-    what costs most here; pickled, as the build that writes the file is the one that reads it,
-    from its own staging folder (as JSON, the 3 MB of a chunk's bodies took 39 ms to write and
-    read again, pickled 2)."""
+    nor the one that wraps them holds a chunk's bodies at once: with them, the reading
+    processes held 40 and 49 MB of their own at the peak of a 1,000-run full build (169 MB);
+    without, its peak is the wrapping's (164 MB), whose processes hold 26 and 28. One file a
+    chunk, not one a page, because opening files is what costs most here; pickled, as the
+    build that writes the file is the one that reads it, from its own staging folder (as JSON,
+    the 3 MB of a chunk's bodies took 39 ms to write and read again, pickled 2)."""
 
     def __init__(self, staging: Path) -> None:
         self._staging = staging
