@@ -58,6 +58,11 @@ BATCH = 256
 """Pages a thread checks in one go."""
 
 
+def content_digest(data: bytes) -> str:
+    """The digest a site's manifest keeps of each of its files, and names its parts by."""
+    return hashlib.sha256(data).hexdigest()
+
+
 Signature = tuple[int, int, int, int, int]
 """What tells that a file changed without reading it: its device and inode, its size, and its
 modify and change times."""
@@ -335,11 +340,6 @@ class Checker:
     def stop(self) -> None:
         """Drop the work not begun: the build is gone."""
         self._pool.shutdown(cancel_futures=True)
-
-
-def content_digest(data: bytes) -> str:
-    """The digest a site's manifest keeps of each of its files, and names its parts by."""
-    return hashlib.sha256(data).hexdigest()
 
 
 def _files_listed(site: Path, listing: Sequence[tuple[str, str]]) -> dict[str, str]:

@@ -59,6 +59,7 @@ from generator.publish.keeping import Keeping
 from generator.publish.manifest import MANIFEST, NO_PART, PARTS, Manifest, OutRefused
 from generator.publish.plan import code_digest, digest, manifest_made, plan_pages, stale
 from generator.publish.source import check_moments, committed, measured
+from generator.publish.staging import stage_bodies, staged_body
 from generator.publish.suites import histories, home_and_suites, older_pages, worse_known
 from generator.publish.work import (
     Chunk,
@@ -66,8 +67,6 @@ from generator.publish.work import (
     chunks,
     read_chunks,
     run_in_processes,
-    stage_bodies,
-    staged_body,
 )
 from generator.publish.wrapping import Written, wrap
 from generator.site.build import SiteSettings, build_pages
@@ -328,11 +327,12 @@ class _Build:
             place(built, self.out, last, manifest, placed)
             # The files the check found as written that the new site keeps as they are: those
             # of the parts kept whole (none of the dropped files) and of the parts made anew.
-            making = manifest.entries(p for p, n in manifest.parts.items() if n in manifest.held)
+            made_anew = manifest.held.values()
             seen = {
                 file: found
                 for file, found in (checked.seen if checked is not None else {}).items()
-                if file not in placed and (file not in dropped.files or file in making.files)
+                if file not in placed
+                and (file not in dropped.files or any(file in p.files for p in made_anew))
             }
             signed = sign(self.out, placed, staged, seen, started)
             records.keep_signatures(signed, [*everything, *rest])

@@ -34,6 +34,7 @@ from generator.guard.kept import content_digest
 from generator.publish.manifest import (
     GONE,
     MANIFEST,
+    NO_PART,
     PARTS,
     Manifest,
     OutRefused,
@@ -165,11 +166,11 @@ def place(
     before = set(last.parts.values()) if last else set()
     shared = set() if whole else before & set(made.parts.values())
     making = made.entries(label for label, name in made.parts.items() if name not in shared)
-    listed = last.entries(x for x, n in last.parts.items() if n not in shared) if last else None
+    listed = last.entries(x for x, n in last.parts.items() if n not in shared) if last else NO_PART
     # A file placed of a part both hold was the last site's too (put back, altered by hand).
     again = [file for file in placed if file not in making.files]
-    ours = {MANIFEST, *map(part_path, before), *listed.files, *again} if listed else set()
-    gone = {f: d for f, d in listed.files.items() if f not in making.files} if listed else {}
+    ours = {MANIFEST, *map(part_path, before), *listed.files, *again} if last else set()
+    gone = {f: d for f, d in listed.files.items() if f not in making.files}
     kept = [file for file, digest in gone.items() if not _written(out, file, digest)]
     altered = [file for file in kept if os.path.lexists(out / file)]
     if whole and not altered and _only(out, ours):

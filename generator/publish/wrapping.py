@@ -10,7 +10,8 @@ from typing import NamedTuple
 from generator.guard.kept import content_digest
 from generator.guard.scan import contents
 from generator.guard.windows import Batch, Pieces
-from generator.publish.work import shared_context, staged_bodies
+from generator.publish.staging import staged_bodies
+from generator.publish.work import shared_context
 from generator.site.rewrite import for_files
 from generator.site.shell import WORN
 
