@@ -46,6 +46,12 @@ class DocumentRefused(Refused):
         self.source = source
         super().__init__(str(self))
 
+    def __reduce__(self) -> tuple[type[DocumentRefused], tuple[str, str, str]]:
+        """Made again from its parts, as a build's processes hand it to the build: pickled as
+        an exception's message alone, it could not be unpickled, and the build waited on
+        forever for a result that never came."""
+        return type(self), (self.where, self.problem, self.source)
+
     def located(self, source: str) -> DocumentRefused:
         """The same refusal, naming the file it came from."""
         return DocumentRefused(self.where, self.problem, source)
@@ -65,6 +71,10 @@ class SuiteRefused(Refused):
     def __init__(self, source: str, entry: str, key: str, problem: str) -> None:
         self.source, self.entry, self.key, self.problem = source, entry, key, problem
         super().__init__(": ".join(p for p in (source, entry, key, problem) if p))
+
+    def __reduce__(self) -> tuple[type[SuiteRefused], tuple[str, str, str, str]]:
+        """Made again from its parts, like ``DocumentRefused``."""
+        return type(self), (self.source, self.entry, self.key, self.problem)
 
 
 class ArchiveRefused(Refused):

@@ -4,10 +4,11 @@ from __future__ import annotations
 
 import importlib
 import inspect
+import pickle
 import pkgutil
 
 import generator
-from generator.errors import Refused, RunsiteError
+from generator.errors import DocumentRefused, Refused, RunsiteError, SuiteRefused
 
 CAUGHT_WHERE_RAISED = {
     # a target's self-contradicting trajectory: the case errors with its sentence
@@ -48,3 +49,37 @@ def test_every_exception_class_runsite_defines_is_a_runsite_error_or_caught_wher
 def test_refusals_exit_64_and_other_runsite_errors_70():
     assert Refused.exit_code == 64
     assert RunsiteError.exit_code == 70
+
+
+def _runsite_errors() -> list[type[RunsiteError]]:
+    for info in pkgutil.walk_packages(generator.__path__, "generator."):
+        if not info.name.endswith("__main__"):
+            importlib.import_module(info.name)
+    found, todo = [], [RunsiteError]
+    while todo:
+        kind = todo.pop()
+        found.append(kind)
+        todo += kind.__subclasses__()
+    return found
+
+
+def test_every_runsite_error_made_of_its_own_parts_says_how_to_make_it_again():
+    """A build's processes hand their refusals to the build pickled; one pickled as its message
+    alone, where its constructor asks for its parts, cannot be unpickled there."""
+    own_parts = [
+        kind.__qualname__
+        for kind in _runsite_errors()
+        if kind.__init__ is not Exception.__init__ and kind.__reduce__ is Exception.__reduce__
+    ]
+    assert own_parts == []
+
+
+def test_a_refusal_made_of_parts_is_the_same_refusal_unpickled():
+    for refusal in (
+        DocumentRefused("results[0].score", "not a number", "runs/a/b/c.json"),
+        SuiteRefused("suite.toml", "[[assertions]] #2", "kind", "no such check"),
+    ):
+        again = pickle.loads(pickle.dumps(refusal))
+        assert type(again) is type(refusal)
+        assert str(again) == str(refusal)
+        assert vars(again) == vars(refusal)

@@ -9,6 +9,7 @@ import os
 import pickle
 import shutil
 import subprocess
+import sys
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -626,3 +627,32 @@ def test_a_run_committed_under_a_key_its_created_at_does_not_say_is_refused_nami
     assert refused.stderr.count("\n") == 1
     assert f"runs/acme/support/{path.name}" in refused.stderr and "created_at" in refused.stderr
     assert {file: path.read_bytes() for file, path in _files(site).items()} == published
+
+
+def test_a_broken_document_refuses_a_build_of_two_processes_naming_it(
+    archive: Path, grown: Callable[..., None]
+):
+    """A refusal raised where a process reads the runs reaches the build whole: pickled as its
+    message alone, it could not be made again there, and the build waited for ever."""
+    for second in range(1, 4):
+        grown(second, "support")
+        grown(second, "billing")
+    broken = next(archive.glob("runs/**/billing/*.json"))
+    document = json.loads(broken.read_text(encoding="utf-8"))
+    document["created_at"] = "yesterday"
+    broken.write_text(json.dumps(document), encoding="utf-8")
+    git(archive, "commit", "-qam", "A run edited by hand")
+    out = archive.parent / "site"
+    command = ["build", "--root", str(archive), "--out", str(out), "--jobs", "2"]
+    done = subprocess.run(
+        [sys.executable, "-m", "generator", *command],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    relative = broken.relative_to(archive).as_posix()
+    assert done.returncode == 64, done.stderr
+    assert done.stderr.strip().splitlines() == [
+        f"runsite: {relative}: created_at: not an ISO-8601 timestamp"
+    ]
+    assert not out.exists()
