@@ -28,6 +28,7 @@ from pathlib import Path
 from typing import NamedTuple
 
 from generator.guard.sieve import SHARD, Keys
+from generator.publish.heap import give_back_freed
 from generator.publish.records import SiteRecords
 from generator.site.summary import RunSummary
 
@@ -50,10 +51,12 @@ class Known(NamedTuple):
     """The bytes of each, by blob id: so that a build asks git only for the new runs'."""
 
 
-OPENED = 2000
+OPENED = 500
 """Runs whose summaries a build keeps read, the packs read last (``RunCache.summaries``): a
 suite's recent runs lie in a few, and a merged pack holds ``SHARD`` runs, so a bound on packs
-alone held every run's at 10,000 runs (99 MB)."""
+alone held every run's at 10,000 runs (99 MB). The pages of older runs ask for a block of them
+at a time, in order: with 2,000, making the pages that span runs at 10,000 runs peaked at
+164 MB, with 500 (or a merged pack, whichever is more) at 152."""
 
 PACKS = 128
 """Packs past which a build merges those of fewer than ``SHARD`` runs. Each process of a build
@@ -152,6 +155,7 @@ class RunCache:
                 small.append((pack, list(more_created)))
         if len(packs) > PACKS:
             self._merge(small, created, worse, sizes)
+            give_back_freed()
         return Known(created, worse, sizes)
 
     def _merge(
@@ -209,11 +213,6 @@ class RunCache:
             while sum(map(len, self._opened.values())) > OPENED and len(self._opened) > 1:
                 del self._opened[next(iter(self._opened))]
         return found
-
-    def let_go(self) -> None:
-        """Let go of the summaries read so far (up to ``OPENED`` runs'): the pages that show
-        them are made."""
-        self._opened.clear()
 
     def keys(self, blobs: Iterable[str]) -> dict[str, Keys]:
         """The payload keys of the runs ``known`` found, of those among ``blobs`` whose keys

@@ -14,7 +14,7 @@ pages of its full blocks are written and kept as a run's page is (``plan.Plan.ol
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import overload
 
@@ -204,17 +204,16 @@ def search_entries(cache: RunCache, site: Site, history: SuiteRuns, inputs: Inpu
 
 def older_pages(
     sites: Sequence[Site], history: Sequence[SuiteRuns], plan: Plan, render: Sequence[PageJob]
-) -> list[tuple[PageJob, Body]]:
-    """The pages of blocks of older runs among ``render``, written from the runs' summaries."""
+) -> Iterator[tuple[PageJob, Body]]:
+    """The pages of blocks of older runs among ``render``, written from the runs' summaries, one
+    at a time: at 10,000 runs, their 200 bodies are 11 MB."""
     wanted = {job.file for job in render}
     suites = {(h.tenant, h.suite): h for h in history}
-    bodies = []
     for (suite, n), jobs in plan.older.items():
         for job in jobs:
             if job.file in wanted:
                 site = sites[LOCALES.index(job.locale)]
-                bodies.append((job, site.older(suites[suite], n)))
-    return bodies
+                yield job, site.older(suites[suite], n)
 
 
 def _name(kind: str, site: Site, history: SuiteRuns, *block: int) -> str:

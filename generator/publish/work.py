@@ -13,7 +13,6 @@ how many processes did it.
 
 from __future__ import annotations
 
-import ctypes
 import gc
 import signal
 from collections.abc import Callable, Iterator, Mapping, Sequence
@@ -21,7 +20,7 @@ from dataclasses import dataclass
 from functools import partial
 from multiprocessing import get_context
 from pathlib import Path
-from typing import TypeVar
+from typing import TypeVar, cast
 
 from generator.account.significance import warm
 from generator.document.codec import Decoded, read_run
@@ -33,6 +32,7 @@ from generator.errors import DocumentRefused
 from generator.guard.sieve import Sieves, payload_keys
 from generator.guard.windows import Arrival, arrival
 from generator.publish.cache import Learnt, RunCache
+from generator.publish.heap import give_back_freed, heap_settled
 from generator.publish.plan import PageJob, Plan
 from generator.publish.source import Blobs, Listed
 from generator.publish.staging import Stage, staged_body
@@ -177,7 +177,7 @@ def run_in_processes(
         if jobs <= 1 or len(tasks) <= 1:
             yield from map(partial(_collected, work), tasks)
             return
-        _give_back_freed()
+        give_back_freed()
         with get_context("fork").Pool(min(jobs, len(tasks)), _worker_started) as pool:
             yield from pool.imap(partial(_collected, work), tasks)
     finally:
@@ -190,42 +190,32 @@ def run_in_processes(
             gc.enable()
 
 
-def _give_back_freed() -> None:
-    """Hand the C heap's free pages back to the system (glibc's ``malloc_trim``; nothing where
-    the C library has none): before processes fork from this one, and in each after each task.
-    The per-run arrays of sieve keys a build frees once the sieve holds their rows are small
-    allocations, and the holes they leave stay resident otherwise: 21 MB at 3,000 runs, counted
-    again in each worker's share of the pages it was forked with (the peak went from 274 MiB to
-    253). A wrapping process sieves each page with every shard of the sieve (ten at 10,000
-    runs), and the holes its arrays left held it at 40-42 MB of its own at the end of a full
-    build there, 29-34 when trimmed after each task."""
+_alone: Callable[[], object] | None = None
+
+
+def in_a_process(work: Callable[[], R]) -> R:
+    """``work()`` in a process forked from this one, and its result (pickled) handed back:
+    what it reads and makes, and lets go of, then leaves no holes in this process's heap,
+    which the processes forked from it afterwards would share and hold to its end."""
+    global _alone
+    _alone = work
     try:
-        trim = ctypes.CDLL(None).malloc_trim
-    except (OSError, AttributeError):
-        return
-    trim(0)
+        give_back_freed()
+        with get_context("fork").Pool(1, _worker_started) as pool:
+            return cast(R, pool.apply(_call_alone))
+    finally:
+        _alone = None
+
+
+def _call_alone() -> object:
+    assert _alone is not None, "called by in_a_process"
+    return _alone()
 
 
 def _worker_started() -> None:
     """What each of a build's worker processes does first."""
     _leave_signals()
-    _large_arrays_mapped()
-
-
-MAPPED = 1 << 20
-"""Bytes from which a worker's C allocations (numpy's arrays, mostly) are mapped apart from its
-heap, and handed back when freed: glibc's ``M_MMAP_THRESHOLD``, fixed. Left to glibc, it rises
-to the largest array freed, and the later arrays of that size went into the heap, whose holes
-each task left resident: a wrapping worker held 34 MB after its first task at 10,000 runs, and
-53 MB after its 160th."""
-
-
-def _large_arrays_mapped() -> None:
-    try:
-        mallopt = ctypes.CDLL(None).mallopt
-    except (OSError, AttributeError):  # not glibc: its own way
-        return
-    mallopt(-3, MAPPED)  # M_MMAP_THRESHOLD
+    heap_settled()
 
 
 def _leave_signals() -> None:
@@ -242,7 +232,7 @@ def _collected(work: Callable[[T], R], task: T) -> R:
     pages handed back."""
     result = work(task)
     gc.collect(0)
-    _give_back_freed()
+    give_back_freed()
     return result
 
 
