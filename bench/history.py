@@ -116,7 +116,8 @@ class History:
         created = {blob: summary.created_at for blob, summary in self.summaries.items()}
         suites = histories(plan, self._summaries, {}, created)
         home_and_suites(self.cache, self.sites, suites, plan)
-        older_pages(self.sites, suites, plan, render)
+        for _ in older_pages(self.sites, suites, plan, {job.file for job in render}):
+            pass  # made one at a time, as the build stages them
         taken = time.perf_counter() - started
         self.written = {
             file: body

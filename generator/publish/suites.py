@@ -14,7 +14,7 @@ pages of its full blocks are written and kept as a run's page is (``plan.Plan.ol
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Collection, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import overload
 
@@ -203,11 +203,10 @@ def search_entries(cache: RunCache, site: Site, history: SuiteRuns, inputs: Inpu
 
 
 def older_pages(
-    sites: Sequence[Site], history: Sequence[SuiteRuns], plan: Plan, render: Sequence[PageJob]
+    sites: Sequence[Site], history: Sequence[SuiteRuns], plan: Plan, wanted: Collection[str]
 ) -> Iterator[tuple[PageJob, Body]]:
-    """The pages of blocks of older runs among ``render``, written from the runs' summaries, one
-    at a time: at 10,000 runs, their 200 bodies are 11 MB."""
-    wanted = {job.file for job in render}
+    """The pages of blocks of older runs whose files are ``wanted``, written from the runs'
+    summaries, one at a time: at 10,000 runs, their 200 bodies are 11 MB."""
     suites = {(h.tenant, h.suite): h for h in history}
     for (suite, n), jobs in plan.older.items():
         for job in jobs:

@@ -14,6 +14,7 @@ how many processes did it.
 from __future__ import annotations
 
 import gc
+import pickle
 import signal
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
@@ -257,9 +258,41 @@ def read_chunks(context: Context, chunks: Sequence[Chunk], jobs: int) -> Iterato
     pages, each would import ``scipy.special`` (a tenth of a second, some 30 MB) for the
     quantiles of its pages' intervals and tests: this process imports it once before it forks,
     and they share it."""
-    if jobs > 1 and len(chunks) > 1 and any(chunk.jobs for chunk in chunks):
+    if jobs <= 1 or len(chunks) <= 1:
+        return run_in_processes(context, read_chunk, chunks, jobs)
+    if any(chunk.jobs for chunk in chunks):
         warm()
-    return run_in_processes(context, read_chunk, chunks, jobs)
+    return run_in_processes(context, _read_kept, _kept(context.staging, chunks), jobs)
+
+
+CHUNKS = "chunks"
+"""The file of the build's staging folder the chunks are kept in for the processes that read
+them (``_kept``)."""
+
+
+def _kept(staging: Path, chunks: Sequence[Chunk]) -> list[tuple[int, int]]:
+    """The chunks pickled one after the other into a file of ``staging``, each as where it
+    begins there and its bytes, before the processes fork: pickled as the processes take them,
+    the chunks' runs and pages (shared with the processes since the fork) had their reference
+    counts written, and each page of memory that held them was copied, and the build's own
+    memory grew by 31 MB over the reading of 10,000 runs; pickled beforehand and held, they
+    were 12 MB there."""
+    places = []
+    with (staging / CHUNKS).open("wb") as kept:
+        for chunk in chunks:
+            data = pickle.dumps(chunk, pickle.HIGHEST_PROTOCOL)
+            places.append((kept.tell(), len(data)))
+            kept.write(data)
+    return places
+
+
+def _read_kept(place: tuple[int, int]) -> Read:
+    """``read_chunk`` of the chunk kept at ``place`` (``_kept``)."""
+    start, size = place
+    with (shared_context().staging / CHUNKS).open("rb") as kept:
+        kept.seek(start)
+        chunk: Chunk = pickle.loads(kept.read(size))
+    return read_chunk(chunk)
 
 
 def read_chunk(chunk: Chunk) -> Read:
