@@ -1,6 +1,8 @@
 """What can go wrong, split by who can fix it.
 
     RunsiteError                 raised on purpose, with a sentence for the reader
+    ├── ProcessEnded             a process of a build killed at its work (by the system short
+    │                            of memory, or by hand): exit 71
     └── Refused                  the user's input or request cannot be honoured: exit 64
         ├── DocumentRefused      a run document that cannot be read, migrated or trusted
         ├── SuiteRefused         a suite that breaks a rule when it loads
@@ -24,6 +26,23 @@ class RunsiteError(Exception):
     """An error raised on purpose, carrying a one-line sentence and the exit code it means."""
 
     exit_code = 70
+
+
+class ProcessEnded(RunsiteError):
+    """A process of the build ended before its work was done: killed, by the system short of
+    memory or by hand. Nothing was published."""
+
+    exit_code = 71  # EX_OSERR
+
+    def __init__(self, what: str) -> None:
+        self.what = what
+        super().__init__(
+            f"{what} ended before its work was done (killed: by the system short of memory, "
+            "or by hand); nothing was published"
+        )
+
+    def __reduce__(self) -> tuple[type[ProcessEnded], tuple[str]]:
+        return type(self), (self.what,)
 
 
 class Refused(RunsiteError):

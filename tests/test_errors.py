@@ -8,7 +8,13 @@ import pickle
 import pkgutil
 
 import generator
-from generator.errors import DocumentRefused, Refused, RunsiteError, SuiteRefused
+from generator.errors import (
+    DocumentRefused,
+    ProcessEnded,
+    Refused,
+    RunsiteError,
+    SuiteRefused,
+)
 
 CAUGHT_WHERE_RAISED = {
     # a target's self-contradicting trajectory: the case errors with its sentence
@@ -78,6 +84,7 @@ def test_a_refusal_made_of_parts_is_the_same_refusal_unpickled():
     for refusal in (
         DocumentRefused("results[0].score", "not a number", "runs/a/b/c.json"),
         SuiteRefused("suite.toml", "[[assertions]] #2", "kind", "no such check"),
+        ProcessEnded("a process of the build"),
     ):
         again = pickle.loads(pickle.dumps(refusal))
         assert type(again) is type(refusal)

@@ -102,12 +102,13 @@ class KeptCheck:
         work = (list(arrived), bounds, list(kept), covered, fresh)
         self._send_aside(pickle.dumps(work, pickle.HIGHEST_PROTOCOL), last=True)
 
-    def results(self) -> Kept:
-        """What the check found."""
+    def results(self) -> Kept | None:
+        """What the check found; None where its process ended before it was done (killed,
+        by the system short of memory or by hand)."""
         assert self._process.stdout is not None
         data = self._process.stdout.read()
         if self._process.wait() != 0:
-            raise RuntimeError(f"the check of the kept pages ended with {self._process.returncode}")
+            return None
         found: Kept = pickle.loads(data)
         return found
 

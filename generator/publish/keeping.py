@@ -9,6 +9,7 @@ from collections.abc import Sequence
 from contextlib import ExitStack
 from pathlib import Path
 
+from generator.errors import ProcessEnded
 from generator.guard.kept import Kept
 from generator.guard.kept_check import KeptCheck
 from generator.guard.windows import Arrival, Batch, Windows, bits_for
@@ -65,6 +66,8 @@ class Keeping:
         """What the check found, once the build wrote its pages, which set ``batches`` of the
         filter: added to it once the check is done with it."""
         checked = self.checking.results() if self.checking is not None else None
+        if self.checking is not None and checked is None:
+            raise ProcessEnded("the check of the kept pages")
         if self.windows is not None:
             try:
                 self.windows = self.windows.add(batches)

@@ -14,12 +14,14 @@ how many processes did it.
 from __future__ import annotations
 
 import gc
+import multiprocessing
 import pickle
 import signal
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from functools import partial
 from multiprocessing import get_context
+from multiprocessing.pool import Pool
 from pathlib import Path
 from typing import TypeVar, cast
 
@@ -29,7 +31,7 @@ from generator.document.disclosure import Disclosure
 from generator.document.payload import payload_texts, unshown
 from generator.document.redact import redact
 from generator.document.redacted import RedactedRun
-from generator.errors import DocumentRefused
+from generator.errors import DocumentRefused, ProcessEnded
 from generator.guard.sieve import Sieves, payload_keys
 from generator.guard.windows import Arrival, arrival
 from generator.publish.cache import Learnt, RunCache
@@ -180,7 +182,10 @@ def run_in_processes(
             return
         give_back_freed()
         with get_context("fork").Pool(min(jobs, len(tasks)), _worker_started) as pool:
-            yield from pool.imap(partial(_collected, work), tasks)
+            watch = _Watch(pool)
+            results = pool.imap(partial(_collected, work), tasks)
+            for _ in tasks:
+                yield watch.wait(results.next)
     finally:
         if _blobs is not None:
             _blobs.close()
@@ -189,6 +194,32 @@ def run_in_processes(
         gc.unfreeze()
         if collecting:
             gc.enable()
+
+
+WATCH = 1.0
+"""Seconds a build waits on its processes between looks at whether they are all alive."""
+
+
+class _Watch:
+    """A pool's processes, as they were when it started: a pool forks another in the place of
+    one that ended, and waits for ever on the work the one that ended had taken."""
+
+    def __init__(self, pool: Pool) -> None:
+        self._pool = pool
+        self._started = self._alive()
+
+    def _alive(self) -> set[int | None]:
+        return {process.pid for process in self._pool._pool}  # type: ignore[attr-defined]
+
+    def wait(self, result: Callable[[float], R]) -> R:
+        """What ``result`` gives once it is there (it raises ``multiprocessing.TimeoutError``
+        until then), or ``ProcessEnded`` as soon as a process the pool started with is gone."""
+        while True:
+            try:
+                return result(WATCH)
+            except multiprocessing.TimeoutError:
+                if self._alive() != self._started:
+                    raise ProcessEnded("a process of the build") from None
 
 
 _alone: Callable[[], object] | None = None
@@ -203,7 +234,7 @@ def in_a_process(work: Callable[[], R]) -> R:
     try:
         give_back_freed()
         with get_context("fork").Pool(1, _worker_started) as pool:
-            return cast(R, pool.apply(_call_alone))
+            return cast(R, _Watch(pool).wait(pool.apply_async(_call_alone).get))
     finally:
         _alone = None
 

@@ -1,14 +1,19 @@
-"""Work a build does in a process of its own (``publish.work.in_a_process``): what it makes, and
-what it refuses, reach the build as if it had done the work itself."""
+"""Work a build does in processes of its own (``publish.work``): what it makes, and what it
+refuses, reach the build as if it had done the work itself, and a process killed at its work
+ends the build at once."""
 
 from __future__ import annotations
 
 import os
+import signal
+from functools import partial
+from pathlib import Path
+from typing import Any, cast
 
 import pytest
 
-from generator.errors import DocumentRefused
-from generator.publish.work import in_a_process
+from generator.errors import DocumentRefused, ProcessEnded
+from generator.publish.work import Context, in_a_process, run_in_processes
 
 
 def _refused() -> None:
@@ -24,3 +29,19 @@ def test_a_refusal_raised_apart_is_the_same_refusal_here():
     with pytest.raises(DocumentRefused) as refused:
         in_a_process(_refused)
     assert str(refused.value) == "runs/acme/a.json: created_at: not an ISO-8601 timestamp"
+
+
+def _killed(n: int = 0) -> int:
+    """Work whose process is killed at it, as the system kills one when short of memory."""
+    if n == 1:
+        os.kill(os.getpid(), signal.SIGKILL)
+    return n
+
+
+def test_a_process_killed_at_its_work_ends_the_build_with_one_line_not_a_wait():
+    context = Context(Path(), cast(Any, None), cast(Any, None), Path())
+    with pytest.raises(ProcessEnded, match=r"^a process of the build ended before its work"):
+        list(run_in_processes(context, _killed, [0, 1, 2, 3], 2))
+    with pytest.raises(ProcessEnded):
+        in_a_process(partial(_killed, 1))
+    assert list(run_in_processes(context, _killed, [0, 2, 3], 2)) == [0, 2, 3]
