@@ -65,17 +65,11 @@ from generator.publish.plan import (
     plan_pages,
     stale,
 )
+from generator.publish.processes import Context, in_a_process, run_in_processes
 from generator.publish.source import check_moments, committed, measured
 from generator.publish.staging import stage_bodies, staged_body
 from generator.publish.suites import histories, home_and_suites, older_pages, worse_known
-from generator.publish.work import (
-    Chunk,
-    Context,
-    chunks,
-    in_a_process,
-    read_chunks,
-    run_in_processes,
-)
+from generator.publish.work import Chunk, chunks, read_chunks
 from generator.publish.wrapping import Written, wrap
 from generator.site.build import SiteSettings, build_pages
 from generator.site.labels import LOCALES

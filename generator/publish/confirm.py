@@ -12,8 +12,9 @@ from generator.document.payload import payload_strings
 from generator.guard import leaks
 from generator.guard.kept import Kept
 from generator.guard.scan import Leak, contents, shipped
+from generator.publish.processes import Context, run_in_processes
 from generator.publish.source import Blobs, Committed
-from generator.publish.work import Context, read_run_of, run_in_processes
+from generator.publish.work import read_run_of
 from generator.publish.wrapping import Written, sieved
 from generator.site.templates import source_of
 

@@ -40,11 +40,11 @@ each task left resident: a wrapping worker held 34 MB after its first task at 10
 KEPT_ON_TOP = 64 << 20
 """Free bytes at the top of a worker's heap it keeps between its allocations (glibc's
 ``M_TRIM_THRESHOLD``, 128 KB by default, fixed with ``M_MMAP_THRESHOLD``): a task's free pages
-are handed back once it ends (``work._collected``). With the default, each page's buffers freed
-at the top of the heap went back to the system and were faulted in again for the next page: in
-a 1,000-run full build, 4.0 million page faults and 9.6 s of wrapping, against 0.59 million and
-7.8 s (the wrapping processes forked from a heap with room in it hid this before the pages
-that span runs were made apart, ``work.in_a_process``)."""
+are handed back once it ends (``processes._collected``). With the default, each page's buffers
+freed at the top of the heap went back to the system and were faulted in again for the next
+page: in a 1,000-run full build, 4.0 million page faults and 9.6 s of wrapping, against 0.59
+million and 7.8 s (the wrapping processes forked from a heap with room in it hid this before
+the pages that span runs were made apart, ``processes.in_a_process``)."""
 
 
 def heap_settled() -> None:

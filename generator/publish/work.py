@@ -1,6 +1,6 @@
 """The work of a build that runs in parallel: reading runs and writing their pages' bodies (then
-``wrapping`` puts the bodies in their shells and sieves every file written), and the processes
-it runs in.
+``wrapping`` puts the bodies in their shells and sieves every file written), in the processes of
+``processes``.
 
 A process reads the runs of one stretch of one suite in order, so each run is read once and
 held only while the pages that show it are written (a comparison holds the previous run, and
@@ -13,17 +13,11 @@ how many processes did it.
 
 from __future__ import annotations
 
-import gc
-import multiprocessing
 import pickle
-import signal
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from functools import partial
-from multiprocessing import get_context
-from multiprocessing.pool import Pool
 from pathlib import Path
-from typing import TypeVar, cast
 
 from generator.account.significance import warm
 from generator.document.codec import Decoded, read_run
@@ -31,17 +25,16 @@ from generator.document.disclosure import Disclosure
 from generator.document.payload import payload_texts, unshown
 from generator.document.redact import redact
 from generator.document.redacted import RedactedRun
-from generator.errors import DocumentRefused, ProcessEnded
-from generator.guard.sieve import Sieves, payload_keys
+from generator.errors import DocumentRefused
+from generator.guard.sieve import payload_keys
 from generator.guard.windows import Arrival, arrival
-from generator.publish.cache import Learnt, RunCache
-from generator.publish.heap import give_back_freed, heap_settled
+from generator.publish.cache import Learnt
 from generator.publish.plan import PageJob, Plan
+from generator.publish.processes import Context, run_in_processes, shared_context
 from generator.publish.source import Blobs, Listed
 from generator.publish.staging import Stage, staged_body
 from generator.site.labels import LOCALES
 from generator.site.pages import ComparisonPage, Site, comparison
-from generator.site.shell import Shell
 from generator.site.summary import summarise
 from generator.site.templates import environment
 from generator.site.writer import diff_path, diff_role
@@ -117,32 +110,8 @@ class Read:
     """For each run of ``Chunk.judge``, its checks worse than the reference."""
 
 
-@dataclass
-class Context:
-    """What every process of a build shares, set before the processes start."""
-
-    git_dir: Path
-    disclosure: Disclosure
-    cache: RunCache
-    staging: Path
-    for_files: bool = False
-    """Whether the pages' links name ``index.html`` (a site opened from disk)."""
-    shells: Mapping[tuple[str, str], Shell] | None = None
-    sieve: Sieves | None = None
-    windows: int | None = None
-    """The size (in bits) of the filter of the windows of the pages the build writes, where it
-    keeps one (``guard.windows``)."""
-
-
-_context: Context | None = None
 _blobs: Blobs | None = None
 _sites: list[Site] | None = None
-
-
-def shared_context() -> Context:
-    """The context of the build whose work this process does (``run_in_processes``)."""
-    assert _context is not None, "a build's work runs inside run_in_processes"
-    return _context
 
 
 def _shared() -> tuple[Context, Blobs, list[Site]]:
@@ -153,119 +122,6 @@ def _shared() -> tuple[Context, Blobs, list[Site]]:
     if _sites is None:
         _sites = [Site(environment(context.cache.templates), locale) for locale in LOCALES]
     return context, _blobs, _sites
-
-
-T = TypeVar("T")
-R = TypeVar("R")
-
-
-def run_in_processes(
-    context: Context, work: Callable[[T], R], tasks: Sequence[T], jobs: int
-) -> Iterator[R]:
-    """``work`` over ``tasks`` in ``jobs`` processes forked with ``context`` (in this process
-    when one job is asked for), results in the order the tasks were given.
-
-    Python's cycle collector is off while they work, and collects what each task made once it
-    ends: a task's runs and pages are millions of short-lived objects that free themselves, and
-    the collector, left on, scanned the document being read over and over, a sixth of a build's
-    CPU. What the processes start with is frozen first, so that no collection scans it (nor
-    touches its pages, which the processes then keep sharing), and what outlives a task (the
-    languages' figures, the templates) is scanned once, after the task that made it."""
-    global _context, _blobs
-    _context = context
-    collecting = gc.isenabled()
-    gc.disable()
-    gc.freeze()
-    try:
-        if jobs <= 1 or len(tasks) <= 1:
-            yield from map(partial(_collected, work), tasks)
-            return
-        give_back_freed()
-        with get_context("fork").Pool(min(jobs, len(tasks)), _worker_started) as pool:
-            watch = _Watch(pool)
-            results = pool.imap(partial(_collected, work), tasks)
-            for _ in tasks:
-                yield watch.wait(results.next)
-    finally:
-        if _blobs is not None:
-            _blobs.close()
-            _blobs = None
-        _context = None
-        gc.unfreeze()
-        if collecting:
-            gc.enable()
-
-
-WATCH = 1.0
-"""Seconds a build waits on its processes between looks at whether they are all alive."""
-
-
-class _Watch:
-    """A pool's processes, as they were when it started: a pool forks another in the place of
-    one that ended, and waits for ever on the work the one that ended had taken."""
-
-    def __init__(self, pool: Pool) -> None:
-        self._pool = pool
-        self._started = self._alive()
-
-    def _alive(self) -> set[int | None]:
-        return {process.pid for process in self._pool._pool}  # type: ignore[attr-defined]
-
-    def wait(self, result: Callable[[float], R]) -> R:
-        """What ``result`` gives once it is there (it raises ``multiprocessing.TimeoutError``
-        until then), or ``ProcessEnded`` as soon as a process the pool started with is gone."""
-        while True:
-            try:
-                return result(WATCH)
-            except multiprocessing.TimeoutError:
-                if self._alive() != self._started:
-                    raise ProcessEnded("a process of the build") from None
-
-
-_alone: Callable[[], object] | None = None
-
-
-def in_a_process(work: Callable[[], R]) -> R:
-    """``work()`` in a process forked from this one, and its result (pickled) handed back:
-    what it reads and makes, and lets go of, then leaves no holes in this process's heap,
-    which the processes forked from it afterwards would share and hold to its end."""
-    global _alone
-    _alone = work
-    try:
-        give_back_freed()
-        with get_context("fork").Pool(1, _worker_started) as pool:
-            return cast(R, _Watch(pool).wait(pool.apply_async(_call_alone).get))
-    finally:
-        _alone = None
-
-
-def _call_alone() -> object:
-    assert _alone is not None, "called by in_a_process"
-    return _alone()
-
-
-def _worker_started() -> None:
-    """What each of a build's worker processes does first."""
-    _leave_signals()
-    heap_settled()
-
-
-def _leave_signals() -> None:
-    """A worker leaves stopping to the build: Ctrl-C reaches every process of the group, and
-    the build stops its workers (and says so once) instead of each printing its traceback; and
-    the pool's ``terminate`` ends a worker at once, not through a handler it inherited
-    (``serve`` turns SIGTERM into an interrupt, which in a worker printed a traceback too)."""
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-    signal.signal(signal.SIGTERM, signal.SIG_DFL)
-
-
-def _collected(work: Callable[[T], R], task: T) -> R:
-    """``work(task)``, and then the cycles among what it made collected, and the C heap's free
-    pages handed back."""
-    result = work(task)
-    gc.collect(0)
-    give_back_freed()
-    return result
 
 
 def read_run_of(
@@ -289,11 +145,18 @@ def read_chunks(context: Context, chunks: Sequence[Chunk], jobs: int) -> Iterato
     pages, each would import ``scipy.special`` (a tenth of a second, some 30 MB) for the
     quantiles of its pages' intervals and tests: this process imports it once before it forks,
     and they share it."""
-    if jobs <= 1 or len(chunks) <= 1:
-        return run_in_processes(context, read_chunk, chunks, jobs)
-    if any(chunk.jobs for chunk in chunks):
-        warm()
-    return run_in_processes(context, _read_kept, _kept(context.staging, chunks), jobs)
+    global _blobs
+    try:
+        if jobs <= 1 or len(chunks) <= 1:
+            yield from run_in_processes(context, read_chunk, chunks, jobs)
+            return
+        if any(chunk.jobs for chunk in chunks):
+            warm()
+        yield from run_in_processes(context, _read_kept, _kept(context.staging, chunks), jobs)
+    finally:
+        if _blobs is not None:  # read in this process
+            _blobs.close()
+            _blobs = None
 
 
 CHUNKS = "chunks"

@@ -1,6 +1,6 @@
 """The second half of a build's parallel work: each chunk's bodies put in their shells and
 written, and every file written sieved for every run's payload keys, in the processes of
-``work.run_in_processes``."""
+``processes.run_in_processes``."""
 
 from __future__ import annotations
 
@@ -10,8 +10,8 @@ from typing import NamedTuple
 from generator.guard.kept import content_digest
 from generator.guard.scan import contents
 from generator.guard.windows import Batch, Pieces
+from generator.publish.processes import shared_context
 from generator.publish.staging import staged_bodies
-from generator.publish.work import shared_context
 from generator.site.rewrite import for_files
 from generator.site.shell import WORN
 

@@ -1,4 +1,4 @@
-"""Work a build does in processes of its own (``publish.work``): what it makes, and what it
+"""Work a build does in processes of its own (``publish.processes``): what it makes, and what it
 refuses, reach the build as if it had done the work itself, and a process killed at its work
 ends the build at once."""
 
@@ -13,7 +13,7 @@ from typing import Any, cast
 import pytest
 
 from generator.errors import DocumentRefused, ProcessEnded
-from generator.publish.work import Context, in_a_process, run_in_processes
+from generator.publish.processes import Context, in_a_process, run_in_processes
 
 
 def _refused() -> None:
