@@ -65,7 +65,7 @@ from generator.publish.plan import (
     plan_pages,
     stale,
 )
-from generator.publish.processes import Context, in_a_process, run_in_processes
+from generator.publish.processes import Context, forks, in_a_process, run_in_processes
 from generator.publish.source import check_moments, committed, measured
 from generator.publish.staging import stage_bodies, staged_body
 from generator.publish.suites import histories, home_and_suites, older_pages, worse_known
@@ -256,8 +256,7 @@ class _Build:
             check_moments(head, learnt, moments)
             created = {**{b: c for b, c in cached.items() if c is not None}, **learnt}
             spanning = partial(self._spanning, plan, rendered, worse, created, staging)
-            in_processes = self.jobs > 1 and len(reading) > 1
-            made_apart = in_a_process(spanning) if in_processes else spanning()
+            made_apart = in_a_process(spanning) if forks(self.jobs, reading) else spanning()
             home_pages, built, context.shells, blocks = made_apart
             del cached, learnt, created
             bodies += [blocks] if blocks else []

@@ -65,9 +65,11 @@ class Keeping:
     def wrote(self, batches: Sequence[Batch]) -> Kept | None:
         """What the check found, once the build wrote its pages, which set ``batches`` of the
         filter: added to it once the check is done with it."""
-        checked = self.checking.results() if self.checking is not None else None
-        if self.checking is not None and checked is None:
-            raise ProcessEnded("the check of the kept pages")
+        checked = None
+        if self.checking is not None:
+            checked = self.checking.results()
+            if checked is None:
+                raise ProcessEnded("the check of the kept pages")
         if self.windows is not None:
             try:
                 self.windows = self.windows.add(batches)

@@ -8,7 +8,8 @@ from __future__ import annotations
 import gc
 import multiprocessing
 import signal
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence, Sized
+from contextlib import contextmanager
 from dataclasses import dataclass
 from functools import partial
 from multiprocessing import get_context
@@ -54,6 +55,11 @@ T = TypeVar("T")
 R = TypeVar("R")
 
 
+def forks(jobs: int, tasks: Sized) -> bool:
+    """Whether ``run_in_processes`` does ``tasks`` in processes of their own, given ``jobs``."""
+    return jobs > 1 and len(tasks) > 1
+
+
 def run_in_processes(
     context: Context, work: Callable[[T], R], tasks: Sequence[T], jobs: int
 ) -> Iterator[R]:
@@ -72,15 +78,13 @@ def run_in_processes(
     gc.disable()
     gc.freeze()
     try:
-        if jobs <= 1 or len(tasks) <= 1:
+        if not forks(jobs, tasks):
             yield from map(partial(_collected, work), tasks)
             return
-        give_back_freed()
-        with get_context("fork").Pool(min(jobs, len(tasks)), _worker_started) as pool:
-            watch = _Watch(pool)
-            results = pool.imap(partial(_collected, work), tasks)
+        with _forked(min(jobs, len(tasks))) as watched:
+            results = watched.pool.imap(partial(_collected, work), tasks)
             for _ in tasks:
-                yield watch.wait(results.next)
+                yield watched.wait(results.next)
     finally:
         _context = None
         gc.unfreeze()
@@ -92,16 +96,16 @@ WATCH = 1.0
 """Seconds a build waits on its processes between looks at whether they are all alive."""
 
 
-class _Watch:
-    """A pool's processes, as they were when it started: a pool forks another in the place of
-    one that ended, and waits for ever on the work the one that ended had taken."""
+class _Watched:
+    """A pool, and its processes as they were when it started: a pool forks another in the
+    place of one that ended, and waits for ever on the work the one that ended had taken."""
 
     def __init__(self, pool: Pool) -> None:
-        self._pool = pool
+        self.pool = pool
         self._started = self._alive()
 
     def _alive(self) -> set[int | None]:
-        return {process.pid for process in self._pool._pool}  # type: ignore[attr-defined]
+        return {process.pid for process in self.pool._pool}  # type: ignore[attr-defined]
 
     def wait(self, result: Callable[[float], R]) -> R:
         """What ``result`` gives once it is there (it raises ``multiprocessing.TimeoutError``
@@ -114,6 +118,15 @@ class _Watch:
                     raise ProcessEnded("a process of the build") from None
 
 
+@contextmanager
+def _forked(count: int) -> Iterator[_Watched]:
+    """A pool of ``count`` processes forked from this one, its heap's free pages handed back
+    first, watched."""
+    give_back_freed()
+    with get_context("fork").Pool(count, _worker_started) as pool:
+        yield _Watched(pool)
+
+
 _alone: Callable[[], object] | None = None
 
 
@@ -124,9 +137,8 @@ def in_a_process(work: Callable[[], R]) -> R:
     global _alone
     _alone = work
     try:
-        give_back_freed()
-        with get_context("fork").Pool(1, _worker_started) as pool:
-            return cast(R, _Watch(pool).wait(pool.apply_async(_call_alone).get))
+        with _forked(1) as watched:
+            return cast(R, watched.wait(watched.pool.apply_async(_call_alone).get))
     finally:
         _alone = None
 

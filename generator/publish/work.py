@@ -30,7 +30,7 @@ from generator.guard.sieve import payload_keys
 from generator.guard.windows import Arrival, arrival
 from generator.publish.cache import Learnt
 from generator.publish.plan import PageJob, Plan
-from generator.publish.processes import Context, run_in_processes, shared_context
+from generator.publish.processes import Context, forks, run_in_processes, shared_context
 from generator.publish.source import Blobs, Listed
 from generator.publish.staging import Stage, staged_body
 from generator.site.labels import LOCALES
@@ -147,7 +147,7 @@ def read_chunks(context: Context, chunks: Sequence[Chunk], jobs: int) -> Iterato
     and they share it."""
     global _blobs
     try:
-        if jobs <= 1 or len(chunks) <= 1:
+        if not forks(jobs, chunks):
             yield from run_in_processes(context, read_chunk, chunks, jobs)
             return
         if any(chunk.jobs for chunk in chunks):
