@@ -318,9 +318,13 @@ def test_the_kept_pages_check_names_the_pages_altered_and_the_runs_each_may_carr
     found = {"1.html": frozenset({0}), "2.html": frozenset({0, 1}), "4.html": frozenset({0})}
     for threads, batch in ((1, 256), (3, 1)):
         monkeypatch.setattr(kept_module, "BATCH", batch)
-        checked = kept_module.Checker(tmp_path, expected, threads).finish(arrived, kept)
+        checked = kept_module.Checker(tmp_path, kept_module.known(expected, {}), threads).finish(
+            arrived, kept
+        )
         assert (checked.altered, checked.found) == (altered, found)
-        checked = kept_module.Checker(tmp_path, expected, threads).finish([], kept)
+        checked = kept_module.Checker(tmp_path, kept_module.known(expected, {}), threads).finish(
+            [], kept
+        )
         assert (checked.altered, checked.found) == (altered, {})
 
 
@@ -330,7 +334,7 @@ def test_a_page_changed_between_the_passes_is_judged_by_what_the_second_read(tmp
     page = tmp_path / "page.html"
     page.write_text("<p>as the last build wrote it</p>", encoding="utf-8")
     expected = {"page.html": hashlib.sha256(page.read_bytes()).hexdigest()}
-    checker = kept_module.Checker(tmp_path, expected, 1)
+    checker = kept_module.Checker(tmp_path, kept_module.known(expected, {}), 1)
     checker._first["page.html"].result()
     page.write_text("<p>the first run's answer, put in by hand</p>", encoding="utf-8")
     checked = checker.finish([arrival(["the first run's answer"])], ["page.html"])
@@ -354,13 +358,17 @@ def test_a_page_is_signed_only_if_unchanged_since_the_build_knew_it_and_read_onc
     expected = {
         path.name: hashlib.sha256(path.read_bytes()).hexdigest() for path in (kept, placed, late)
     }
-    first = kept_module.Checker(tmp_path, expected, 1).finish([], list(expected))
+    first = kept_module.Checker(tmp_path, kept_module.known(expected, {}), 1).finish(
+        [], list(expected)
+    )
     placed_now = {name: expected[name] for name in ("placed.html", "late.html")}
     seen = {name: found for name, found in first.seen.items() if name not in placed_now}
     signed = kept_module.sign(tmp_path, placed_now, staged, seen, started)
     assert set(signed) == {"kept.html", "placed.html"}
     assert (
-        kept_module.Checker(tmp_path, expected, 1, signed).finish([], list(expected)).altered
+        kept_module.Checker(tmp_path, kept_module.known(expected, signed), 1)
+        .finish([], list(expected))
+        .altered
         == frozenset()
     )
     before = placed.stat()
@@ -370,7 +378,9 @@ def test_a_page_is_signed_only_if_unchanged_since_the_build_knew_it_and_read_onc
         before.st_size,
         before.st_mtime_ns,
     )
-    checked = kept_module.Checker(tmp_path, expected, 1, signed).finish([], list(expected))
+    checked = kept_module.Checker(tmp_path, kept_module.known(expected, signed), 1).finish(
+        [], list(expected)
+    )
     assert checked.altered == frozenset({"placed.html"})
 
 
@@ -431,9 +441,14 @@ def test_the_check_takes_no_file_of_a_manifest_changed_since_the_build_read_it(t
         digest = hashlib.sha256(data).hexdigest()
         (parts / digest).write_bytes(data)
         listing.append((f".runsite-parts/{digest}", digest))
-    listed = kept_module._files_listed(tmp_path, listing)
-    assert listed == {"a.html": "0" * 64, "b.html": "1" * 64}
+    zeros, ones = bytes.fromhex("0" * 64), bytes.fromhex("1" * 64)
+    signature = bytes(range(40))
+    signed = {"a.html": zeros + signature, "b.html": zeros + signature}
+    listed = kept_module._files_listed(tmp_path, listing, signed)
+    # b.html was signed with another digest than the manifest gives it: its signature is not
+    # taken, and the file is read.
+    assert listed == {"a.html": zeros + signature, "b.html": ones}
     (tmp_path / listing[1][0]).write_bytes(b'{"bodies": {}, "files": {"b.html": "2"}}')
-    assert kept_module._files_listed(tmp_path, listing) == {}
+    assert kept_module._files_listed(tmp_path, listing, signed) == {}
     checked = kept_module.Checker(tmp_path, {}, 1).finish([], ["a.html"])
     assert checked.altered == frozenset({"a.html"})
