@@ -101,6 +101,10 @@ class RunCache:
         """The file that holds each known run's keys, as ``known`` found them: its summary is in
         the pack beside it."""
         self._opened: OrderedDict[Path, dict[str, RunSummary]] = OrderedDict()
+        self._small: list[tuple[Path, list[str]]] = []
+        """The packs ``merge`` takes together, with their runs: those of fewer than ``SHARD``
+        runs (and those that cannot be read, none), where ``known`` found more than ``PACKS``
+        packs."""
 
     @property
     def templates(self) -> Path:
@@ -129,9 +133,10 @@ class RunCache:
 
     def known(self) -> Known:
         """What the builds before learnt: every pack's runs and counts, read once (a pack that
-        cannot be read, or whose keys are gone, is passed over, as losing it costs only time);
-        past ``PACKS`` of them, those of fewer than ``SHARD`` runs merged into packs of that
-        many (and those that cannot be read removed). The summaries stay in their packs."""
+        cannot be read, or whose keys are gone, is passed over, as losing it costs only time).
+        The summaries stay in their packs. Past ``PACKS`` packs, the cache is ``crowded``."""
+        self._keyed.clear()
+        self._opened.clear()
         created: dict[str, str] = {}
         worse: dict[tuple[str, str], int] = {}
         sizes: dict[str, int] = {}
@@ -153,25 +158,27 @@ class RunCache:
             self._keyed.update(dict.fromkeys(more_created, keys))
             if len(more_created) < SHARD:
                 small.append((pack, list(more_created)))
-        if len(packs) > PACKS:
-            self._merge(small, created, worse, sizes)
-            give_back_freed()
+        self._small = small if len(packs) > PACKS else []
         return Known(created, worse, sizes)
 
-    def _merge(
-        self,
-        small: Sequence[tuple[Path, Sequence[str]]],
-        created: Mapping[str, str],
-        worse: Mapping[tuple[str, str], int],
-        sizes: Mapping[str, int],
-    ) -> None:
-        """Merge the ``small`` packs into packs of ``SHARD`` runs (the last one of fewer), the
-        counts of worse checks into the first: no more keys in memory at once than a pack's.
+    @property
+    def crowded(self) -> bool:
+        """Whether ``known`` found packs to merge."""
+        return bool(self._small)
+
+    def merge(self, known: Known) -> None:
+        """Merge the packs of fewer than ``SHARD`` runs that ``known`` (the cache's ``known``)
+        found, past ``PACKS`` of them, into packs of that many, the last one of fewer (and
+        remove those that cannot be read); ``known`` then reads the merged ones. The counts of
+        worse checks go into the first: no more keys in memory at once than a pack's.
+
         The runs go in the order they were measured, so that every suite's newest runs, which
         its pages ask for, lie in the last packs: merged in the packs' order, they lay in every
         pack, and a rebuild at 10,000 runs read each pack again and again (13.7 s)."""
+        small, self._small = self._small, []
         if not small:
             return
+        created, worse, sizes = known
         blobs = [blob for _, some in small for blob in some if blob in self._keyed]
         blobs.sort(key=lambda blob: (created.get(blob, ""), blob))
         for start in range(0, max(len(blobs), 1), SHARD):
@@ -187,6 +194,7 @@ class RunCache:
             pack.unlink(missing_ok=True)
             pack.with_suffix(".keys").unlink(missing_ok=True)
         self._opened.clear()
+        give_back_freed()
 
     def summaries(self, blobs: Sequence[str]) -> dict[str, RunSummary]:
         """The summaries of ``blobs`` (runs ``known`` found, or this build ``learnt``), read

@@ -143,6 +143,12 @@ def in_a_process(work: Callable[[], R]) -> R:
         _alone = None
 
 
+def apart(jobs: int, work: Callable[[], R]) -> R:
+    """``work()``: in a process of its own (``in_a_process``) for a build that works in more
+    than one (``jobs``), else in this one."""
+    return in_a_process(work) if jobs > 1 else work()
+
+
 def _call_alone() -> object:
     assert _alone is not None, "called by in_a_process"
     return _alone()

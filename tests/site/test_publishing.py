@@ -12,6 +12,7 @@ import subprocess
 import sys
 import time
 from collections.abc import Callable, Iterator
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -24,6 +25,8 @@ from generator.account.tally import Counts, Tally
 from generator.guard.kept import read_signed, recorded
 from generator.guard.sieve import payload_keys
 from generator.publish.cache import Learnt, RunCache
+from generator.publish.plan import page_job
+from generator.publish.processes import in_a_process
 from generator.site.summary import RunSummary
 from tests._helpers import a_run_at, mounted, read_only
 
@@ -193,7 +196,12 @@ def test_the_cache_knows_what_each_build_kept_and_merges_its_packs_past_packs(
             {f"blob{n}": _learnt(f"run{n}")}, {(f"blob{n}", "reference"): n}, {f"blob{n}": n}
         )
     (cache.folder / "0000.pack").write_bytes(b"not a pack")
+    assert cache.crowded is False
+    known = cache.known()
+    assert cache.crowded
+    cache.merge(known)
     created, worse, sizes = cache.known()
+    assert not cache.crowded
     assert sorted(created) == ["blob0", "blob1", "blob2"]
     assert created["blob1"] == _learnt("run1")[0].created_at
     assert cache.summaries(["blob1"]) == {"blob1": _learnt("run1")[0]}
@@ -214,6 +222,31 @@ def test_the_cache_knows_what_each_build_kept_and_merges_its_packs_past_packs(
     assert (again.keys(["blob2"])["blob2"] == _learnt("run2")[1]).all()
 
 
+def test_packs_merged_by_another_process_are_the_ones_this_one_then_reads(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+):
+    """A build that works in processes merges the packs in one of its own
+    (``processes.in_a_process``), then knows the runs from the merged packs."""
+    monkeypatch.setattr(generator.publish.cache, "PACKS", 2)
+    cache = RunCache(tmp_path, "digest")
+    for n in range(3):
+        cache.keep({f"blob{n}": _learnt(f"run{n}")}, {}, {f"blob{n}": n})
+    known = cache.known()
+    in_a_process(partial(cache.merge, known))
+    assert cache.known() == known
+    assert not cache.crowded
+    assert len(list(cache.folder.glob("*.pack"))) == 1
+    assert cache.summaries(["blob2"]) == {"blob2": _learnt("run2")[0]}
+
+
+def test_a_page_job_gives_the_path_it_was_made_of():
+    """A page's path is not held but made again of its file, in every language's folder."""
+    for folder in ("", "it/"):
+        for path in ("runs/acme/s/k.md", "diffs/acme/s/k/o.md", "suites/acme/s/older/0.md"):
+            job = page_job("it", folder, "run", path, "digest")
+            assert (job.path, job.file) == (path, f"{folder}{path[:-3]}/index.html")
+
+
 def test_merged_packs_hold_a_shard_of_runs_each_and_full_ones_stay_as_they_are(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ):
@@ -226,6 +259,7 @@ def test_merged_packs_hold_a_shard_of_runs_each_and_full_ones_stay_as_they_are(
     full = cache.keep({f"blob{n}": _learnt(f"run{n}") for n in (8, 9)}, {}, {})
     for n in range(3):
         cache.keep({f"blob{n}": _learnt(f"run{n}")}, {}, {})
+    cache.merge(cache.known())
     created, _, _ = cache.known()
     assert sorted(created) == ["blob0", "blob1", "blob2", "blob8", "blob9"]
     assert full is not None and full.is_file()
@@ -278,19 +312,19 @@ def test_signatures_kept_beside_the_others_are_written_whole_past_one_in_eight_f
     cache = RunCache(tmp_path, "digest")
     out = tmp_path / "site"
     files = [f"runs/{n}/index.html" for n in range(16)]
-    signed = {file: ((1, n, 10, 5, 5), "d" * 64) for n, file in enumerate(files)}
+    signed = {file: bytes([n]) * 72 for n, file in enumerate(files)}
     records = cache.site(out)
     records.keep_signatures(signed, files)
     path = records.signatures
     assert not path.with_suffix(".delta").exists()
     assert recorded(path) == signed
-    newer = {files[0]: ((1, 99, 10, 6, 6), "e" * 64)}
+    newer = {files[0]: b"e" * 72}
     records.keep_signatures(newer, files)
     assert read_signed(path.with_suffix(".delta")) == newer
     assert recorded(path) == signed | newer
     gone = files[1:4]
     after = [file for file in files if file not in gone]
-    more = {file: ((1, 100 + n, 10, 7, 7), "f" * 64) for n, file in enumerate(files[4:6])}
+    more = {file: bytes([100 + n]) * 72 for n, file in enumerate(files[4:6])}
     records.keep_signatures(more, after)  # three signatures since, against 13 files
     assert not path.with_suffix(".delta").exists()
     assert recorded(path) == {file: (signed | newer | more)[file] for file in after}
