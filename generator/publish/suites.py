@@ -29,28 +29,34 @@ from generator.site.rewrite import entries_json
 from generator.site.summary import RunSummary
 from generator.site.writer import Body, Page
 
-HELD = 2 * BLOCK
-"""Summaries a suite's ``Stored`` keeps of those it read: its recent runs and a block."""
+HELD = 3 * BLOCK
+"""Summaries the suites' runs keep of those they read, every suite's together (``Stored``):
+what the pages of one suite ask for, its recent runs and a block of older ones, as a build
+makes one suite's pages after the other's. Kept by each suite, they grew with the archive
+until every suite held this many: 4,000 summaries at 10,000 runs."""
 
 
 class Stored(Sequence[RunSummary]):
     """A suite's runs in order, as summaries read when a page asks for them (``summaries``
-    gives those of some blob ids): a build holds the summaries of the pages it writes, not
-    every run's."""
+    gives those of some blob ids), the last ``HELD`` read by any suite's kept in ``held``: a
+    build holds the summaries of the pages it writes, not every run's."""
 
     def __init__(
-        self, blobs: Sequence[str], summaries: Callable[[Sequence[str]], Mapping[str, RunSummary]]
+        self,
+        blobs: Sequence[str],
+        summaries: Callable[[Sequence[str]], Mapping[str, RunSummary]],
+        held: dict[str, RunSummary],
     ) -> None:
         self._blobs = tuple(blobs)
         self._summaries = summaries
-        self._held: dict[str, RunSummary] = {}
+        self._held = held
 
     def __len__(self) -> int:
         return len(self._blobs)
 
     def _read(self, blobs: Sequence[str]) -> dict[str, RunSummary]:
         """The summaries of ``blobs``, the last ``HELD`` asked for kept: a suite's pages ask for
-        its newest runs a few times over."""
+        its newest runs a few times over, in each language."""
         wanted = [blob for blob in blobs if blob not in self._held]
         if wanted:
             self._held.update(self._summaries(wanted))
@@ -83,11 +89,12 @@ def histories(
     """Each suite's runs in order, as summaries (``Stored``: ``summaries`` gives those of some
     blob ids), with its reference, what got worse against it (``worse``, by blob id) and when
     each was measured (``created``, by blob id: each one's ``created_at``)."""
+    held: dict[str, RunSummary] = {}
     return [
         SuiteRuns(
             tenant,
             suite,
-            Stored([r.blob for r in runs], summaries),
+            Stored([r.blob for r in runs], summaries, held),
             plan.references[(tenant, suite)].key if (tenant, suite) in plan.references else None,
             {r.key: worse[r.blob] for r in runs if r.blob in worse},
             tuple(r.key for r in runs),
@@ -129,21 +136,19 @@ def home_and_suites(
     cache: RunCache, sites: Sequence[Site], history: Sequence[SuiteRuns], plan: Plan
 ) -> tuple[list[tuple[str, Page]], dict[str, list[str]]]:
     """The home page and each suite's page in each language, and each language's search
-    entries (``entries_json``'s): the home page's first, then each suite's."""
+    entries (``entries_json``'s): the home page's first, then each suite's. A suite's pages in
+    every language one after the other, while the summaries they show are held (``HELD``)."""
     inputs = [Inputs.of(h, plan.suites[(h.tenant, h.suite)]) for h in history]
-    pages = []
-    searched = {}
-    for site in sites:
-        pages.append((site.locale, site.home(history)))
-        entries = [entries_json([site.search_home(history)])]
-        for h, made in zip(history, inputs, strict=True):
+    pages = [(site.locale, site.home(history)) for site in sites]
+    searched = {site.locale: [entries_json([site.search_home(history)])] for site in sites}
+    for h, made in zip(history, inputs, strict=True):
+        for site in sites:
             pages.append((site.locale, suite_page(cache, site, h, made)))
             board = board_page(cache, site, h, made)
             if board is not None:
                 pages.append((site.locale, board))
             pages.append((site.locale, cases_page(cache, site, h, made)))
-            entries += search_entries(cache, site, h, made)
-        searched[site.locale] = entries
+            searched[site.locale] += search_entries(cache, site, h, made)
     return pages, searched
 
 

@@ -6,7 +6,6 @@ from __future__ import annotations
 import html
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from functools import cached_property
 from typing import Any
 
 from markupsafe import Markup, escape
@@ -86,9 +85,11 @@ class SuiteRuns:
         """The suite as its pages, the home page and the search name it."""
         return f"{self.tenant} · {self.suite}"
 
-    @cached_property
+    @property
     def recent(self) -> tuple[RunSummary, ...]:
-        """Its newest runs, those its pages span (``RECENT``), oldest first."""
+        """Its newest runs, those its pages span (``RECENT``), oldest first: taken from its
+        runs each time, not kept, as a build holds only the summaries of the pages it is
+        making (``publish.suites.Stored``)."""
         return tuple(self.runs[-RECENT:])
 
     @property
