@@ -58,12 +58,13 @@ from generator.publish.confirm import confirm, kept_found, sieve_rest
 from generator.publish.keeping import Keeping
 from generator.publish.manifest import MANIFEST, NO_PART, PARTS, Manifest, OutRefused
 from generator.publish.plan import (
+    Pages,
     Plan,
     code_digest,
     digest,
     manifest_made,
     plan_pages,
-    stale,
+    rendered,
 )
 from generator.publish.processes import Context, apart, forks, in_a_process, run_in_processes
 from generator.publish.source import check_moments, committed, measured
@@ -235,33 +236,37 @@ class _Build:
             dropped = old.entries(p for p in old.parts if p not in reused) if old else NO_PART
             if last is not None and old is None:
                 last.entries(last.parts)  # a part gone or altered refused now, not once built
-            everything = plan.files()
-            render = stale(plan, dropped.bodies if wrapped_alike else None)
+            pages = Pages(self.folders, self.inputs, dropped.bodies if wrapped_alike else None)
+            render = rendered(plan, pages)
             arrived = {r.blob for r in head.runs} - set(old.runs) if old else set()
             read = {blob for blob, entry in cached.items() if entry is None} | arrived
             against = worse_known(plan, known_worse)
             judge = {blob for blob, worse in against.items() if worse is None}
-            tick = progress(len(head.runs) + len(render))
+            tick = progress(len(head.runs) + render.pages)
             context = Context(
-                head.git_dir, self.disclosure, self.cache, staging, self.settings.for_files
+                head.git_dir, self.disclosure, self.cache, staging, self.settings.for_files, pages
             )
-            rendered = {job.file for job in render}
-            kept = [file for file in everything if file not in rendered]
+            if render.files is None:  # every page of the blocks planned afresh: kept the others'
+                kept = [
+                    file for block in plan.blocks if block.key in reused for file in block.files()
+                ]
+            else:
+                kept = [file for file in plan.files() if file not in render.files]
             arrivals = [n for n, listed in enumerate(head.runs) if listed.blob in arrived]
             early = len(arrivals) <= EARLY
-            keeping.plan(len(everything), kept)
+            keeping.plan(plan.pages(), kept)
             own: dict[str, Arrival] = {}
             if keeping.checking is not None and early:
                 own = arrivals_of(head.git_dir, [head.runs[n] for n in arrivals], self.disclosure)
                 keeping.send([own[head.runs[n].blob] for n in arrivals])
-            reading = chunks(plan, render, read, arrived - set(own), judge)
+            reading = chunks(plan, render.runs, read, arrived - set(own), judge)
             learnt, own_read, bodies, worse = self._read(context, reading, tick)
             if keeping.checking is not None and not early:
                 keeping.send([own_read[head.runs[n].blob] for n in arrivals])
             worse = {**{b: w for b, w in against.items() if w is not None}, **worse}
             check_moments(head, learnt, moments)
             created = {**{b: c for b, c in cached.items() if c is not None}, **learnt}
-            spanning = partial(self._spanning, plan, rendered, worse, created, staging)
+            spanning = partial(self._spanning, plan, render.older, worse, created, staging)
             made_apart = in_a_process(spanning) if forks(self.jobs, reading) else spanning()
             home_pages, built, context.shells, blocks = made_apart
             del cached, learnt, created
@@ -278,8 +283,7 @@ class _Build:
             )
             context.windows = keeping.windows.bits if keeping.windows is not None else None
             written, batches = self._wrap(context, bodies, tick)
-            present = dict(sorted({**made, **{w.file: built / w.file for w in written}}.items()))
-            candidates, where = sieve_rest(context, present, written, self.jobs)
+            candidates, where = sieve_rest(context, made, written, built, self.jobs)
             checked = keeping.wrote(batches)
             if checked is not None:
                 # Every kept file must be what the last build wrote.
@@ -299,10 +303,7 @@ class _Build:
             wrapped = {w.file: w.digest for w in written}
             rest = {file: content_digest(path.read_bytes()) for file, path in made.items()}
             top = Manifest(shells, captured, [listed.blob for listed in head.runs])
-            manifest, parts = manifest_made(plan, top, old, reused, dropped, wrapped, rest)
-            (built / PARTS).mkdir()
-            for name, data in parts.items():
-                (built / PARTS / name).write_bytes(data)
+            manifest = manifest_made(plan, top, old, reused, dropped, wrapped, rest, built / PARTS)
             text = manifest.data()
             (built / MANIFEST).write_bytes(text)
             written_as = content_digest(text)
@@ -315,7 +316,7 @@ class _Build:
                 # anew, or altered by hand (where its bytes happen to be this build's again).
                 placed = {
                     f: now[f]
-                    for f in present
+                    for f in sorted({*made, *(w.file for w in written)})
                     if dropped.files.get(f) != now[f] or f in checked.altered
                 }
             place(built, self.out, last, manifest, placed)
@@ -329,16 +330,16 @@ class _Build:
                 and (file not in dropped.files or any(file in p.files for p in made_anew))
             }
             signed = sign(self.out, placed, staged, seen, started)
-            records.keep_signatures(signed, [*everything, *rest])
+            records.keep_signatures(signed, [*plan.files(), *rest])
             keeping.record(written_as)
             records.keep_blocks(plan.blocks, written_as)
             records.keep_manifest(written_as)
         return Published(
             self.out,
             len(head.runs),
-            len(everything) + home_pages,
-            len(render),
-            len(everything) - len(render),
+            plan.pages() + home_pages,
+            render.pages,
+            plan.pages() - render.pages,
             self.disclosure.model_dump(),
             self.uncached,
         )

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import hashlib
 import json
-from collections.abc import Collection, Mapping
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
@@ -81,40 +81,127 @@ def page_job(locale: str, folder: str, kind: str, path: str, body: str) -> PageJ
     return PageJob(locale, folder, kind, body, f"{folder}{path.removesuffix('.md')}{_INDEX}")
 
 
+_DIGEST = 32
+"""The bytes of a body's digest, raw."""
+
+
 class Block(NamedTuple):
     """Up to ``BLOCK`` runs of one suite in a row, as a build plans their pages: each run's run
     and comparison pages and, when the block is full, the page of its older runs, in every
     language. A build plans a suite a block at a time, and takes from the last build's records
     each block whose ``key`` it planned too, without planning its pages again: their paths and
-    digests, 40,000 of them at 10,000 runs, took 0.1 s of every rebuild."""
+    digests, 40,000 of them at 10,000 runs, took 0.1 s of every rebuild. Its pages' files and
+    digests are held packed, two objects a block: as a string and a digest each, they took
+    10.4 MB of the build's memory there, shared with every process it forked."""
 
     key: str
     """The digest of everything its pages' files and bodies are made of."""
-    files: tuple[str, ...]
-    bodies: tuple[str, ...]
-    """Each page's body digest, in the order of ``files``."""
+    listing: str
+    """Its pages' files, ``\0`` between two (``files``)."""
+    digests: bytes
+    """Each page's body digest, raw, in the order of its files (``bodies``)."""
+
+    @classmethod
+    def of(cls, key: str, pages: Sequence[PageJob]) -> Block:
+        """The block ``key`` of ``pages``."""
+        digests = b"".join(bytes.fromhex(job.body) for job in pages)
+        return cls(key, "\0".join(job.file for job in pages), digests)
+
+    @property
+    def pages(self) -> int:
+        """How many pages it has."""
+        return len(self.digests) // _DIGEST
+
+    def files(self) -> list[str]:
+        """Its pages' files."""
+        return self.listing.split("\0")
+
+    def bodies(self) -> list[str]:
+        """Each page's body digest, in the order of ``files``."""
+        step = _DIGEST
+        return [self.digests[n : n + step].hex() for n in range(0, len(self.digests), step)]
 
 
 @dataclass
 class Plan:
-    """Every page of the site that runsite writes and keeps itself, a block of runs at a time;
-    the pages of the blocks planned afresh each as a ``PageJob`` (``fresh``), by the run it
-    belongs to (``jobs``) or the block of older runs it shows (``older``)."""
+    """Every page of the site that runsite writes and keeps itself, a block of runs at a time:
+    the runs of the blocks planned afresh (``fresh``), whose pages a build plans again when it
+    renders them (``Pages``), and the pages of their blocks of older runs (``older``)."""
 
     suites: dict[tuple[str, str], list[Listed]] = field(default_factory=dict)
     references: dict[tuple[str, str], Listed] = field(default_factory=dict)
     blocks: list[Block] = field(default_factory=list)
-    jobs: dict[str, list[PageJob]] = field(default_factory=dict)
+    fresh: set[str] = field(default_factory=set)
+    """The blob ids of the runs of the blocks planned afresh."""
+    fresh_pages: int = 0
+    """How many pages the blocks planned afresh have."""
     older: dict[tuple[tuple[str, str], int], tuple[PageJob, ...]] = field(default_factory=dict)
     """The pages of each block of older runs planned afresh, by its suite and its place."""
 
-    def fresh(self) -> list[PageJob]:
-        """The pages of the blocks planned afresh."""
-        return [job for jobs in (*self.jobs.values(), *self.older.values()) for job in jobs]
+    def pages(self) -> int:
+        """How many pages it has."""
+        return sum(block.pages for block in self.blocks)
 
     def files(self) -> list[str]:
         """Every page's file."""
-        return [file for block in self.blocks for file in block.files]
+        return [file for block in self.blocks for file in block.files()]
+
+
+@dataclass(frozen=True)
+class Pages:
+    """How a build plans the pages of a run of a block planned afresh, and which of them it
+    renders: all of them where ``bodies`` is None (no last build to go on, or its shells
+    moved), else those whose body's inputs moved (``bodies``: the last build's body digests
+    of the pages of the blocks planned afresh). Its processes plan a run's pages when they
+    render them: held from the plan on, a full build's 40,000 at 10,000 runs took 17 MB of its
+    memory, which every process it forked shared."""
+
+    folders: Mapping[str, str]
+    inputs: str
+    bodies: Mapping[str, str] | None
+
+    def wanted(self, job: PageJob) -> bool:
+        """Whether the build renders ``job``."""
+        return self.bodies is None or self.bodies.get(job.file) != job.body
+
+    def of(
+        self, listed: Listed, previous: Listed | None, reference: Listed | None
+    ) -> list[PageJob]:
+        """The pages of ``listed`` to render (``previous``: the run before it in its suite)."""
+        planned = run_pages(listed, previous, reference, self.folders, self.inputs)
+        return [job for job in planned if self.wanted(job)]
+
+
+class Rendered(NamedTuple):
+    """The pages a build renders."""
+
+    runs: set[str]
+    """The blob ids of the runs whose run or comparison pages it renders."""
+    files: set[str] | None
+    """Their files, and those of the blocks of older runs it renders; None where it renders
+    every page of the blocks planned afresh."""
+    older: set[str]
+    """The files of the blocks of older runs it renders."""
+    pages: int
+    """How many."""
+
+
+def rendered(plan: Plan, pages: Pages) -> Rendered:
+    """The pages of ``plan`` that the build renders, as ``pages`` says."""
+    older = {job.file for jobs in plan.older.values() for job in jobs if pages.wanted(job)}
+    if pages.bodies is None:
+        return Rendered(plan.fresh, None, older, plan.fresh_pages)
+    runs: set[str] = set()
+    files = set(older)
+    for suite, listed in plan.suites.items():
+        reference = plan.references.get(suite)
+        for previous, run in zip([None, *listed], listed, strict=False):
+            if run.blob in plan.fresh:
+                jobs = pages.of(run, previous, reference)
+                if jobs:
+                    runs.add(run.blob)
+                    files.update(job.file for job in jobs)
+    return Rendered(runs, files, older, len(files))
 
 
 def manifest_made(
@@ -125,9 +212,11 @@ def manifest_made(
     dropped: Part,
     pages: Mapping[str, str],
     rest: Mapping[str, str],
-) -> tuple[Manifest, dict[str, bytes]]:
-    """The manifest of the site ``plan`` makes, ``top`` its top's fields, and the files of its
-    parts that ``last`` (the manifest in place, where the build keeps pages) lacks, by name.
+    folder: Path,
+) -> Manifest:
+    """The manifest of the site ``plan`` makes, ``top`` its top's fields, with the files of its
+    parts that ``last`` (the manifest in place, where the build keeps pages) lacks written into
+    ``folder``, each as it is made (held until all were, 25 MB at 10,000 runs).
     The blocks whose key is in ``reused`` keep the part ``last`` has of them; a part is made
     of each other block, its pages' digests those of ``pages`` (the pages written) or else
     those of ``dropped`` (the last site's files outside ``reused``'s parts), and one of
@@ -138,28 +227,20 @@ def manifest_made(
         if last is not None and block.key in reused:
             parts[block.key] = last.parts[block.key]
             continue
-        files = {file: pages.get(file) or dropped.files[file] for file in block.files}
-        held[block.key] = Part(files, dict(zip(block.files, block.bodies, strict=True)))
+        listed = block.files()
+        files = {file: pages.get(file) or dropped.files[file] for file in listed}
+        held[block.key] = Part(files, dict(zip(listed, block.bodies(), strict=True)))
     held[REST] = Part(rest, {})
     before = set(last.parts.values()) if last else set()
-    new: dict[str, bytes] = {}
+    folder.mkdir()
     for label, part in held.items():
         data = part.data()
         parts[label] = content_digest(data)
         if parts[label] not in before:
-            new[parts[label]] = data
+            (folder / parts[label]).write_bytes(data)
     made = Manifest(top.shells, top.captured, top.runs, parts)
     made.held.update({parts[label]: part for label, part in held.items()})
-    return made, new
-
-
-def stale(plan: Plan, bodies: Mapping[str, str] | None) -> list[PageJob]:
-    """The pages whose body must be rendered, of those planned afresh: all of them where there
-    is no last build to go on (or its shells moved), else those whose body's inputs moved
-    (``bodies``: the last build's body digests of the pages of the blocks planned afresh)."""
-    if bodies is None:
-        return plan.fresh()
-    return [job for job in plan.fresh() if bodies.get(job.file) != job.body]
+    return made
 
 
 def plan_pages(
@@ -220,26 +301,13 @@ def _plan_block(
     folders: Mapping[str, str],
     inputs: str,
 ) -> Block:
-    """Plan the pages of the ``n``th block of a suite, ``runs``, whose key is ``made``
-    (``previous``: the run before its first), into ``plan``: its block of older runs' pages too
-    when it is full."""
-    key = reference.key if reference else None
+    """Plan the ``n``th block of a suite, ``runs``, whose key is ``made`` (``previous``: the
+    run before its first), into ``plan``: its runs, and its block of older runs' pages when it
+    is full."""
     pages: list[PageJob] = []
     for listed in runs:
-        others = {o.key: o for o in (previous, reference) if o and o.key != listed.key}
-        before = previous.key if previous else None
-        jobs = plan.jobs.setdefault(listed.blob, [])
-        for locale in LOCALES:
-            folder = folders[locale]
-            run_digest = _page_digest("run", inputs, locale, listed.blob, before, key)
-            path = run_path(listed.tenant, listed.suite, listed.key)
-            jobs.append(page_job(locale, folder, "run", path, run_digest))
-            for other in others.values():
-                path = diff_path(listed.tenant, listed.suite, listed.key, other.key)
-                role = diff_role(other.key, before, key)
-                body = _page_digest("diff", inputs, locale, listed.blob, other.blob, role)
-                jobs.append(page_job(locale, folder, "diff", path, body))
-        pages += jobs
+        pages += run_pages(listed, previous, reference, folders, inputs)
+        plan.fresh.add(listed.blob)
         previous = listed
     if len(runs) == BLOCK:
         suite = runs[0].suite_of
@@ -258,4 +326,31 @@ def _plan_block(
         )
         plan.older[(suite, n)] = older
         pages += older
-    return Block(made, tuple(job.file for job in pages), tuple(job.body for job in pages))
+    plan.fresh_pages += len(pages)
+    return Block.of(made, pages)
+
+
+def run_pages(
+    listed: Listed,
+    previous: Listed | None,
+    reference: Listed | None,
+    folders: Mapping[str, str],
+    inputs: str,
+) -> list[PageJob]:
+    """A run's page and its comparison pages (with ``previous``, the run before it in its
+    suite, and with the suite's ``reference``), in every language of ``folders``."""
+    key = reference.key if reference else None
+    before = previous.key if previous else None
+    others = {o.key: o for o in (previous, reference) if o and o.key != listed.key}
+    jobs = []
+    for locale in LOCALES:
+        folder = folders[locale]
+        run_digest = _page_digest("run", inputs, locale, listed.blob, before, key)
+        path = run_path(listed.tenant, listed.suite, listed.key)
+        jobs.append(page_job(locale, folder, "run", path, run_digest))
+        for other in others.values():
+            path = diff_path(listed.tenant, listed.suite, listed.key, other.key)
+            role = diff_role(other.key, before, key)
+            body = _page_digest("diff", inputs, locale, listed.blob, other.blob, role)
+            jobs.append(page_job(locale, folder, "diff", path, body))
+    return jobs

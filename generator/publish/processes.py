@@ -22,6 +22,7 @@ from generator.errors import ProcessEnded
 from generator.guard.sieve import Sieves
 from generator.publish.cache import RunCache
 from generator.publish.heap import give_back_freed, heap_settled
+from generator.publish.plan import Pages
 from generator.site.shell import Shell
 
 
@@ -35,6 +36,8 @@ class Context:
     staging: Path
     for_files: bool = False
     """Whether the pages' links name ``index.html`` (a site opened from disk)."""
+    pages: Pages | None = None
+    """How the build plans the pages of a run it writes, and which it writes."""
     shells: Mapping[tuple[str, str], Shell] | None = None
     sieve: Sieves | None = None
     windows: int | None = None

@@ -90,7 +90,7 @@ class SiteRecords:
             there = set(os.listdir(folder))
             for block in blocks:
                 if block.key not in there:
-                    data = (block.files, block.bodies)
+                    data = (block.listing, block.digests)
                     self._write(folder / block.key, pickle.dumps(data, pickle.HIGHEST_PROTOCOL))
             keys = [block.key for block in blocks]
             record = (manifest, keys)

@@ -14,7 +14,7 @@ how many processes did it.
 from __future__ import annotations
 
 import pickle
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from functools import partial
 from pathlib import Path
@@ -51,8 +51,8 @@ class Chunk:
     read: frozenset[str]
     """Blob ids of the runs to learn (summarise, and key their payload): those the cache lacks
     and those that arrived."""
-    jobs: Mapping[str, tuple[PageJob, ...]]
-    """The pages to write, by the blob id of the run they belong to."""
+    pages: frozenset[str]
+    """Blob ids of the runs whose pages to write (``Context.pages`` plans them)."""
     arrived: frozenset[str]
     """Blob ids of the runs whose ``windows.arrival`` the build wants back (all of them in
     ``read``)."""
@@ -66,15 +66,10 @@ run of its first), and work small enough to spread evenly."""
 
 
 def chunks(
-    plan: Plan, render: Sequence[PageJob], read: set[str], arrived: set[str], judge: set[str]
+    plan: Plan, wanted: set[str], read: set[str], arrived: set[str], judge: set[str]
 ) -> list[Chunk]:
-    """The reading work: each suite's runs in stretches of ``CHUNK``."""
-    wanted: dict[str, list[PageJob]] = {}
-    files = {job.file for job in render}
-    for blob, jobs in plan.jobs.items():
-        picked = [job for job in jobs if job.file in files]
-        if picked:
-            wanted[blob] = picked
+    """The reading work: each suite's runs in stretches of ``CHUNK`` (``wanted``: the blob ids
+    of the runs whose pages to write)."""
     chunks = []
     for suite, runs in plan.suites.items():
         for start in range(0, len(runs), CHUNK):
@@ -87,7 +82,7 @@ def chunks(
                     previous=runs[start - 1] if start else None,
                     reference=plan.references.get(suite),
                     read=frozenset(r.blob for r in stretch if r.blob in read),
-                    jobs={r.blob: tuple(wanted[r.blob]) for r in stretch if r.blob in wanted},
+                    pages=frozenset(r.blob for r in stretch if r.blob in wanted),
                     arrived=frozenset(r.blob for r in stretch if r.blob in arrived),
                     judge=frozenset(r.blob for r in stretch if r.blob in judge),
                 )
@@ -150,7 +145,7 @@ def read_chunks(context: Context, chunks: Sequence[Chunk], jobs: int) -> Iterato
         if not forks(jobs, chunks):
             yield from run_in_processes(context, read_chunk, chunks, jobs)
             return
-        if any(chunk.jobs for chunk in chunks):
+        if any(chunk.pages for chunk in chunks):
             warm()
         yield from run_in_processes(context, _read_kept, _kept(context.staging, chunks), jobs)
     finally:
@@ -197,6 +192,7 @@ def read_chunk(chunk: Chunk) -> Read:
     own: dict[str, Arrival] = {}
     bodies = Stage(context.staging)
     worse: dict[str, int] = {}
+    pages = context.pages
 
     def redacted(listed: Listed) -> RedactedRun:
         if listed.blob not in held:
@@ -213,7 +209,11 @@ def read_chunk(chunk: Chunk) -> Read:
     try:
         previous = chunk.previous
         for listed in chunk.runs:
-            jobs = chunk.jobs.get(listed.blob, ())
+            jobs = (
+                pages.of(listed, previous, chunk.reference)
+                if pages is not None and listed.blob in chunk.pages
+                else ()
+            )
             if listed.blob in chunk.read or jobs or listed.blob in chunk.judge:
                 run = redacted(listed)
                 compared: dict[str, ComparisonPage] = {}
