@@ -35,7 +35,7 @@ from build import START, SUITES, run_document
 from generator.document.codec import canonical, read_run
 from generator.document.redact import redact
 from generator.publish.cache import RunCache
-from generator.publish.plan import plan_pages, stale
+from generator.publish.plan import Pages, plan_pages, rendered
 from generator.publish.source import Committed, Listed
 from generator.publish.suites import histories, home_and_suites, older_pages
 from generator.site.history import BLOCK
@@ -109,20 +109,21 @@ class History:
         pages and search entries, and the blocks of older runs whose inputs moved. Planning the
         build's pages is not timed (it is the same for every page a run has)."""
         head = Committed(Path(), tuple(r for runs in self.runs.values() for r in runs), {})
-        plan = plan_pages(head, self.moments, {"en": "", "it": "it/"}, "bench", {})
-        render = stale(plan, self.written)
+        folders = {"en": "", "it": "it/"}
+        plan = plan_pages(head, self.moments, folders, "bench", {})
+        render = rendered(plan, Pages(folders, "bench", self.written))
         gc.collect()
         started = time.perf_counter()
         created = {blob: summary.created_at for blob, summary in self.summaries.items()}
         suites = histories(plan, self._summaries, {}, created)
         home_and_suites(self.cache, self.sites, suites, plan)
-        for _ in older_pages(self.sites, suites, plan, {job.file for job in render}):
+        for _ in older_pages(self.sites, suites, plan, render.older):
             pass  # made one at a time, as the build stages them
         taken = time.perf_counter() - started
         self.written = {
             file: body
             for block in plan.blocks
-            for file, body in zip(block.files, block.bodies, strict=True)
+            for file, body in zip(block.files(), block.bodies(), strict=True)
         }
         return taken
 
