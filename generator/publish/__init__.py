@@ -23,7 +23,7 @@ site for. The build, in order:
 6. confirm what the sieves let through with the guard's exact search (``confirm``), and
    refuse the build on a leak;
 7. put the site in place (``apply``), sign the files it left there, so that the next build's
-   check takes them as written without reading them (``guard.kept.sign``), and record the
+   check takes them as written without reading them (``guard.signatures.sign``), and record the
    filter of its pages' windows as the one of this site.
 
 The scan is as whole as a full build's: every file written is searched for the payload of
@@ -47,9 +47,10 @@ from pathlib import Path
 
 from generator.archive import Archive
 from generator.errors import Refused
-from generator.guard.kept import content_digest, sign
+from generator.guard.kept import content_digest
 from generator.guard.kept_check import KeptCheck
 from generator.guard.sieving import run_sieve
+from generator.guard.signatures import sign
 from generator.guard.windows import Arrival, Batch
 from generator.publish.again import arrivals_of, payload_keys_of, summaries_of
 from generator.publish.apply import building, place

@@ -1,5 +1,5 @@
 """What the cache keeps of each folder the archive's site is built in, so that the next build
-there reads no page it need not: the signatures of the site's files (``guard.kept.sign``), the
+there reads no page it need not: the signatures of the site's files (``guard.signatures.sign``), the
 filter of its pages' windows (``guard.windows``), the digest of the manifest put there last,
 and the blocks of runs whose pages it lists (``plan.Block``)."""
 
@@ -11,7 +11,7 @@ import secrets
 from collections.abc import Callable, Collection, Sequence
 from pathlib import Path
 
-from generator.guard.kept import Signed, read_signed, recorded
+from generator.guard.signatures import Signed, read_signed, recorded
 from generator.guard.windows import Windows
 from generator.publish.plan import Block
 

@@ -22,6 +22,7 @@ import generator.guard.kept as kept_module
 import generator.guard.kept_check as kept_check
 import generator.guard.own_pages as own_pages
 import generator.guard.sieve as sieve_module
+import generator.guard.signatures as signatures
 from generator.guard.own_pages import OwnPages
 from generator.guard.scan import Sought, carried_forms, sought_forms
 from generator.guard.sieve import Keys, Sieve, Sieves, payload_keys
@@ -318,11 +319,11 @@ def test_the_kept_pages_check_names_the_pages_altered_and_the_runs_each_may_carr
     found = {"1.html": frozenset({0}), "2.html": frozenset({0, 1}), "4.html": frozenset({0})}
     for threads, batch in ((1, 256), (3, 1)):
         monkeypatch.setattr(kept_module, "BATCH", batch)
-        checked = kept_module.Checker(tmp_path, kept_module.known(expected, {}), threads).finish(
+        checked = kept_module.Checker(tmp_path, signatures.known(expected, {}), threads).finish(
             arrived, kept
         )
         assert (checked.altered, checked.found) == (altered, found)
-        checked = kept_module.Checker(tmp_path, kept_module.known(expected, {}), threads).finish(
+        checked = kept_module.Checker(tmp_path, signatures.known(expected, {}), threads).finish(
             [], kept
         )
         assert (checked.altered, checked.found) == (altered, {})
@@ -334,7 +335,7 @@ def test_a_page_changed_between_the_passes_is_judged_by_what_the_second_read(tmp
     page = tmp_path / "page.html"
     page.write_text("<p>as the last build wrote it</p>", encoding="utf-8")
     expected = {"page.html": hashlib.sha256(page.read_bytes()).hexdigest()}
-    checker = kept_module.Checker(tmp_path, kept_module.known(expected, {}), 1)
+    checker = kept_module.Checker(tmp_path, signatures.known(expected, {}), 1)
     checker._first["page.html"].result()
     page.write_text("<p>the first run's answer, put in by hand</p>", encoding="utf-8")
     checked = checker.finish([arrival(["the first run's answer"])], ["page.html"])
@@ -358,15 +359,15 @@ def test_a_page_is_signed_only_if_unchanged_since_the_build_knew_it_and_read_onc
     expected = {
         path.name: hashlib.sha256(path.read_bytes()).hexdigest() for path in (kept, placed, late)
     }
-    first = kept_module.Checker(tmp_path, kept_module.known(expected, {}), 1).finish(
+    first = kept_module.Checker(tmp_path, signatures.known(expected, {}), 1).finish(
         [], list(expected)
     )
     placed_now = {name: expected[name] for name in ("placed.html", "late.html")}
     seen = {name: found for name, found in first.seen.items() if name not in placed_now}
-    signed = kept_module.sign(tmp_path, placed_now, staged, seen, started)
+    signed = signatures.sign(tmp_path, placed_now, staged, seen, started)
     assert set(signed) == {"kept.html", "placed.html"}
     assert (
-        kept_module.Checker(tmp_path, kept_module.known(expected, signed), 1)
+        kept_module.Checker(tmp_path, signatures.known(expected, signed), 1)
         .finish([], list(expected))
         .altered
         == frozenset()
@@ -378,7 +379,7 @@ def test_a_page_is_signed_only_if_unchanged_since_the_build_knew_it_and_read_onc
         before.st_size,
         before.st_mtime_ns,
     )
-    checked = kept_module.Checker(tmp_path, kept_module.known(expected, signed), 1).finish(
+    checked = kept_module.Checker(tmp_path, signatures.known(expected, signed), 1).finish(
         [], list(expected)
     )
     assert checked.altered == frozenset({"placed.html"})

@@ -16,6 +16,7 @@ from hypothesis import strategies as st
 
 import generator.guard.kept as kept_module
 import generator.guard.own_pages as own_pages
+import generator.guard.signatures as signatures
 from generator.guard.scan import own_forms
 from generator.guard.windows import Pieces, Windows, arrival, bits_for, ruled_out
 
@@ -148,7 +149,7 @@ def _checked(
     """The kept pages' check of ``runs`` arrived, with the filter ``windows``; the pages the
     second pass read are added to ``reads``."""
     expected = _site(site, PAGES)
-    checker = kept_module.Checker(site, kept_module.known(expected, {}), 2)
+    checker = kept_module.Checker(site, signatures.known(expected, {}), 2)
     for first in checker._first.values():
         first.result()
     contents = kept_module._contents
@@ -196,14 +197,14 @@ def test_a_check_without_a_filter_makes_one_of_the_kept_pages_it_reads(tmp_path:
     fresh = Windows(tmp_path / "fresh.bits", bits_for(len(PAGES)))
     fresh.make()
     expected = _site(site, PAGES)
-    checked = kept_module.Checker(site, kept_module.known(expected, {}), 2).finish(
+    checked = kept_module.Checker(site, signatures.known(expected, {}), 2).finish(
         [arrival(CLEAN)], sorted(expected), None, fresh
     )
     assert checked.remade
     made = _filter(tmp_path, [page.encode() for page in PAGES.values()], fresh.bits)
     assert _bits_set(fresh) == _bits_set(made)
     assert ruled_out(fresh, [arrival(CLEAN), arrival(["A -> B and more text"])]) == {0}
-    nothing = kept_module.Checker(site, kept_module.known(expected, {}), 2).finish(
+    nothing = kept_module.Checker(site, signatures.known(expected, {}), 2).finish(
         [], sorted(expected), None, fresh
     )
     assert not nothing.remade
@@ -217,7 +218,7 @@ def test_a_filter_whose_file_is_gone_rules_nothing_out_and_is_not_made(tmp_path:
     gone = Windows(tmp_path / "gone.bits", 16)
     assert ruled_out(gone, [arrival(CLEAN)]) == set()
     expected = _site(site, PAGES)
-    checked = kept_module.Checker(site, kept_module.known(expected, {}), 2).finish(
+    checked = kept_module.Checker(site, signatures.known(expected, {}), 2).finish(
         [arrival(["a -> b and more text"])], sorted(expected), None, gone
     )
     assert checked.found == {"1.html": frozenset({0})}

@@ -22,8 +22,8 @@ from click.testing import Result
 import generator.publish.cache
 from generator.account.board import Contender
 from generator.account.tally import Counts, Tally
-from generator.guard.kept import read_signed, recorded
 from generator.guard.sieve import payload_keys
+from generator.guard.signatures import read_signed, recorded
 from generator.publish.cache import Learnt, RunCache
 from generator.publish.plan import page_job
 from generator.publish.processes import in_a_process
