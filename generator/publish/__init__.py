@@ -284,7 +284,7 @@ class _Build:
             )
             context.windows = keeping.windows.bits if keeping.windows is not None else None
             written, batches = self._wrap(context, bodies, tick)
-            candidates, where = sieve_rest(context, made, written, built, self.jobs)
+            candidates, where = sieve_rest(context, made, written, built)
             checked = keeping.wrote(batches)
             if checked is not None:
                 # Every kept file must be what the last build wrote.
