@@ -255,7 +255,8 @@ class _Build:
                 kept = [file for file in plan.files() if file not in render.files]
             arrivals = [n for n, listed in enumerate(head.runs) if listed.blob in arrived]
             early = len(arrivals) <= EARLY
-            keeping.plan(plan.pages(), kept)
+            total = plan.pages()
+            keeping.plan(total, kept)
             own: dict[str, Arrival] = {}
             if keeping.checking is not None and early:
                 own = arrivals_of(head.git_dir, [head.runs[n] for n in arrivals], self.disclosure)
@@ -284,7 +285,7 @@ class _Build:
             )
             context.windows = keeping.windows.bits if keeping.windows is not None else None
             written, batches = self._wrap(context, bodies, tick)
-            candidates, where = sieve_rest(context, made, written, built)
+            candidates, where = sieve_rest(context.sieve, made, written, built)
             checked = keeping.wrote(batches)
             if checked is not None:
                 # Every kept file must be what the last build wrote.
@@ -338,9 +339,9 @@ class _Build:
         return Published(
             self.out,
             len(head.runs),
-            plan.pages() + home_pages,
+            total + home_pages,
             render.pages,
-            plan.pages() - render.pages,
+            total - render.pages,
             self.disclosure.model_dump(),
             self.uncached,
         )

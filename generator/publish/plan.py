@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import NamedTuple
 
 from generator.guard.kept import content_digest
+from generator.guard.signatures import DIGEST
 from generator.publish.manifest import REST, Manifest, Part
 from generator.publish.source import Committed, Listed
 from generator.site.build import hash_files
@@ -81,10 +82,6 @@ def page_job(locale: str, folder: str, kind: str, path: str, body: str) -> PageJ
     return PageJob(locale, folder, kind, body, f"{folder}{path.removesuffix('.md')}{_INDEX}")
 
 
-_DIGEST = 32
-"""The bytes of a body's digest, raw."""
-
-
 class Block(NamedTuple):
     """Up to ``BLOCK`` runs of one suite in a row, as a build plans their pages: each run's run
     and comparison pages and, when the block is full, the page of its older runs, in every
@@ -110,7 +107,7 @@ class Block(NamedTuple):
     @property
     def pages(self) -> int:
         """How many pages it has."""
-        return len(self.digests) // _DIGEST
+        return len(self.digests) // DIGEST
 
     def files(self) -> list[str]:
         """Its pages' files."""
@@ -118,8 +115,8 @@ class Block(NamedTuple):
 
     def bodies(self) -> list[str]:
         """Each page's body digest, in the order of ``files``."""
-        step = _DIGEST
-        return [self.digests[n : n + step].hex() for n in range(0, len(self.digests), step)]
+        digests = self.digests
+        return [digests[n : n + DIGEST].hex() for n in range(0, len(digests), DIGEST)]
 
 
 @dataclass

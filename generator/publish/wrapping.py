@@ -8,7 +8,6 @@ from pathlib import Path
 from typing import NamedTuple
 
 from generator.guard.kept import content_digest
-from generator.guard.scan import contents
 from generator.guard.windows import Batch, Pieces
 from generator.publish.processes import shared_context
 from generator.publish.staging import staged_bodies
@@ -55,12 +54,3 @@ def wrap(source: Path) -> tuple[list[Written], Batch | None]:
     if context.windows is None:
         return written, None
     return written, pieces.keep(context.windows, context.staging / "windows")
-
-
-def sieved(path: Path) -> frozenset[int]:
-    """The runs whose payload a file of the site the build did not wrap may carry (mkdocs'
-    pages, the search index of each language: megabytes at 10,000 runs), sieved in the build's
-    processes: what ``Sieves.runs_in`` lets through of it, decompressed where gzipped."""
-    sieve = shared_context().sieve
-    assert sieve is not None
-    return frozenset(sieve.runs_in(contents(path, path.read_bytes())))
