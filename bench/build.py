@@ -8,11 +8,12 @@ prints:
 - a build right after it, with nothing new;
 - five rebuilds, each after one more run arrives: the median and range of wall and CPU seconds,
   and their peak; then one after a run of long answers (``long_answers``), whose payload the
-  kept pages are checked for;
+  kept pages are checked for (the sizes' rebuilds take turns: ``measure``);
 - the floor: reading a run in this process (parsing, validating, redacting, its payload keys)
   and rendering it (its comparison with the run before it in its suite, its page and that
-  comparison's in each language), in CPU ms a run; their sum times the runs, split over the
-  cores, bounds any full build from below, and the full build is given as a multiple of it;
+  comparison's in each language), in CPU ms a run, right after the full build; their sum times
+  the runs, split over the cores, bounds any full build from below, and the full build is given
+  as a multiple of it;
 - one run page's bytes, raw and gzipped, the largest run page of each language, and the JS
   and CSS a first visit loads.
 
@@ -56,7 +57,8 @@ import sys
 import tempfile
 import threading
 import time
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from multiprocessing import get_context
@@ -446,8 +448,26 @@ def _spread(values: Sequence[float]) -> str:
     return f"median {statistics.median(values):.2f} s ({min(values):.2f}–{max(values):.2f})"
 
 
-def measure(count: int, keep: Path | None) -> Figures:
-    """Every figure at ``count`` runs, printed as it is taken."""
+@dataclass
+class _Size:
+    """One size's archive, the folder its site is built in, and what was measured of it."""
+
+    runs: int
+    folder: Path
+    scratch: Path
+    full: Build | None = None
+    unchanged: Build | None = None
+    reading: float = 0.0
+    rendering: float = 0.0
+
+    @property
+    def out(self) -> Path:
+        return self.scratch / "site"
+
+
+@contextmanager
+def _size(count: int, keep: Path | None) -> Iterator[_Size]:
+    """The archive of ``count`` runs, made or kept, reset before and after its bench."""
     scratch = Path(tempfile.mkdtemp(prefix="runsite-bench-"))
     try:
         folder = (keep.resolve() / f"archive-{count}") if keep else scratch / "archive"
@@ -459,32 +479,60 @@ def measure(count: int, keep: Path | None) -> Figures:
             print(f"{count} runs: archive kept in {folder}, reset to how it was made")
         settle(folder)
         try:
-            return _measured(folder, count, scratch)
+            yield _Size(count, folder, scratch)
         finally:
             settle(folder)
     finally:
         shutil.rmtree(scratch, ignore_errors=True)
 
 
-def _measured(folder: Path, count: int, scratch: Path) -> Figures:
-    out = scratch / "site"
-    full = build(folder, out)
-    pages = sum(1 for _ in out.rglob("index.html"))
+def measure(counts: Sequence[int], keep: Path | None) -> list[Figures]:
+    """Every figure at each of ``counts`` runs, printed as it is taken.
+
+    A size's floor is measured right after its full build, and the rebuilds of the sizes take
+    turns (one more run at each size, then another), so that a ratio between two figures is not
+    one of the machine's speed at two moments: over the eight minutes between a 1,000-run
+    bench and a 10,000-run one, this machine's CPU ran up to 10% slower."""
+    with ExitStack() as stack:
+        sizes = []
+        for count in counts:
+            size = stack.enter_context(_size(count, keep))
+            sizes.append(size)
+            _first(size)
+        rebuilds: dict[int, list[Build]] = {size.runs: [] for size in sizes}
+        for n in range(REBUILDS):
+            for size in sizes:
+                _arrive(size.folder, size.scratch, run_document(size.runs + n))
+                rebuilds[size.runs].append(build(size.folder, size.out))
+        return [_last(size, rebuilds[size.runs]) for size in sizes]
+
+
+def _first(size: _Size) -> None:
+    """The full build of ``size``, its floor, and a build with nothing new."""
+    size.full = build(size.folder, size.out)
+    pages = sum(1 for _ in size.out.rglob("index.html"))
+    load = os.getloadavg()[0]
+    print(f"{size.runs} runs, full build, en + it: {size.full}, {pages} pages, load {load:.2f}")
+    size.reading, size.rendering = floor(Archive(size.folder).config.disclosure)
     print(
-        f"{count} runs, full build, en + it: {full}, {pages} pages, load {os.getloadavg()[0]:.2f}"
+        f"reading a run in process (parse, validate, redact, payload keys): "
+        f"{size.reading:.1f} ms CPU; rendering it (comparison, run and comparison pages, "
+        f"en + it): {size.rendering:.1f} ms CPU"
     )
-    unchanged = build(folder, out)
-    print(f"{count} runs, build with nothing new: {unchanged}")
-    rebuilds = []
-    for n in range(count, count + REBUILDS):
-        _arrive(folder, scratch, run_document(n))
-        rebuilds.append(build(folder, out))
+    size.unchanged = build(size.folder, size.out)
+    print(f"{size.runs} runs, build with nothing new: {size.unchanged}")
+
+
+def _last(size: _Size, rebuilds: list[Build]) -> Figures:
+    """The figures of ``size`` once its rebuilds are done: a rebuild after a run of long
+    answers, and its pages' sizes."""
+    count, folder, out = size.runs, size.folder, size.out
     print(
         f"{count} runs, rebuild after one more run, {REBUILDS} times: "
         f"wall {_spread([b.wall for b in rebuilds])}, CPU {_spread([b.cpu for b in rebuilds])}, "
         f"peak {max(b.peak for b in rebuilds):.0f} MB"
     )
-    _arrive(folder, scratch, long_answers(count + REBUILDS))
+    _arrive(folder, size.scratch, long_answers(count + REBUILDS))
     long = build(folder, out)
     print(f"{count} runs, rebuild after one more run of long answers: {long}")
     page = next((out / "runs" / "acme").glob(f"*/{_key(run_document(count))}/index.html"))
@@ -494,17 +542,21 @@ def _measured(folder: Path, count: int, scratch: Path) -> Figures:
         largest = max(page.stat().st_size for page in runs.glob("*/*/*/index.html"))
         print(f"largest run page ({language}): {largest:,} bytes")
     print(f"JS and CSS of a first visit: {first_visit(page, out):,} bytes")
-    reading, rendering = floor(Archive(folder).config.disclosure)
+    assert size.full is not None and size.unchanged is not None
     figures = Figures(
-        count, full, unchanged, rebuilds, long, reading, rendering, len(os.sched_getaffinity(0))
+        count,
+        size.full,
+        size.unchanged,
+        rebuilds,
+        long,
+        size.reading,
+        size.rendering,
+        len(os.sched_getaffinity(0)),
     )
     print(
-        f"reading a run in process (parse, validate, redact, payload keys): {reading:.1f} ms CPU; "
-        f"rendering it (comparison, run and comparison pages, en + it): {rendering:.1f} ms CPU"
-    )
-    print(
-        f"floor: ({reading:.1f} + {rendering:.1f}) ms × {count} runs / {figures.cores} cores = "
-        f"{figures.floor:.1f} s; the full build takes {full.wall / figures.floor:.2f}× it"
+        f"floor: ({size.reading:.1f} + {size.rendering:.1f}) ms × {count} runs / "
+        f"{figures.cores} cores = {figures.floor:.1f} s; "
+        f"the full build takes {size.full.wall / figures.floor:.2f}× it"
     )
     return figures
 
@@ -570,7 +622,7 @@ def main() -> None:
     arguments = parser.parse_args()
     use_bench_identity()
     compileall.compile_dir(Path(__file__).resolve().parents[1] / "generator", quiet=1)
-    report([measure(count, arguments.keep) for count in arguments.runs])
+    report(measure(arguments.runs, arguments.keep))
 
 
 if __name__ == "__main__":

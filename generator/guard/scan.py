@@ -34,6 +34,7 @@ from json.encoder import encode_basestring, encode_basestring_ascii
 from pathlib import Path
 from urllib.parse import unquote_to_bytes
 
+import numpy as np
 from ahocorasick_rs import BytesAhoCorasick
 
 KEY_BYTES = 16
@@ -80,9 +81,9 @@ _TAG = re.compile(r"<[A-Za-z/!?][^<>]*+>")
 """A tag: what splits a string by markup (``sec<b>ret</b>``). Its run of characters but ``<``
 and ``>`` is possessive: giving one back could never let ``>`` follow, and without the
 backtracking the engine would keep for it, stripping a page's tags took 0.44 ms, not 0.60."""
-_TAG_BYTES = re.compile(_TAG.pattern.encode())
-"""``_TAG`` over UTF-8: every byte of a character past ASCII is 0x80 or more, never ``<`` or
-``>``, so it matches the bytes of what ``_TAG`` matches in the text, a fifth faster."""
+_BEGINS_TAG = np.zeros(256, dtype=bool)
+_BEGINS_TAG[list(b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz/!?")] = True
+"""The bytes that may follow a tag's ``<`` (``_TAG``)."""
 
 _JSON_ESCAPE = re.compile(
     r"\\u(d[89ab][0-9a-f]{2})\\u(d[c-f][0-9a-f]{2})|\\u([0-9a-f]{4})|\\([\"\\/bfnrt])",
@@ -138,7 +139,35 @@ def _searched(decoded: str) -> tuple[bytes, ...]:
     folded = _folded(decoded)
     if b"<" not in folded:
         return (folded,)
-    return folded, _TAG_BYTES.sub(b"", folded)
+    return folded, _without_tags(folded)
+
+
+def _without_tags(text: bytes) -> bytes:
+    """``text`` (UTF-8) without what ``_TAG`` matches in it: every ``<`` whose next angle
+    bracket is a ``>``, and whose next byte may begin a tag, to that ``>``. Those are the
+    regex's matches (one holds no ``<`` but its first, so none overlap), and every byte of a
+    character past ASCII is 0x80 or more, never an angle bracket nor a tag's first letter.
+    Found over all the bytes at once with numpy: a page of the bench's in 0.24 ms, where the
+    regex's 3,900 matches took 0.45."""
+    data = np.frombuffer(text, dtype=np.uint8)
+    angles = np.flatnonzero((data | 2) == ord(">"))  # "<" is 0x3C, ">" 0x3E
+    opening = data[angles] == ord("<")
+    closed = opening[:-1] & ~opening[1:]
+    at = angles[:-1][closed]
+    begins = _BEGINS_TAG[data[at + 1]]  # at + 1 is at most the ">"
+    starts = at[begins]
+    if not starts.size:
+        return text
+    ends = angles[1:][closed][begins] + 1
+    spans = np.empty(2 * starts.size + 1, dtype=np.int64)  # kept, a tag, kept, ... kept
+    spans[0] = starts[0]
+    spans[1::2] = ends - starts
+    spans[2:-1:2] = starts[1:] - ends[:-1]
+    spans[-1] = data.size - ends[-1]
+    kept = np.zeros(spans.size, dtype=bool)
+    kept[::2] = True
+    visible: bytes = data[np.repeat(kept, spans)].tobytes()
+    return visible
 
 
 def _folded(text: str) -> bytes:
