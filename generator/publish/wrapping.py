@@ -34,7 +34,7 @@ def wrap(source: Path) -> tuple[list[Written], Batch | None]:
     context = shared_context()
     assert context.shells is not None and context.sieve is not None
     written = []
-    made: set[Path] = set()
+    made = {context.staging}  # the folders known to be there
     pieces = Pieces()
     for job, title, body in staged_bodies(source):
         if context.for_files:
@@ -43,8 +43,7 @@ def wrap(source: Path) -> tuple[list[Written], Batch | None]:
         del body
         target = context.staging / "site" / job.file
         if target.parent not in made:
-            target.parent.mkdir(parents=True, exist_ok=True)
-            made.add(target.parent)
+            _make(target.parent, made)
         target.write_bytes(data)
         written.append(
             Written(job.file, content_digest(data), frozenset(context.sieve.runs_in(data)) or NONE)
@@ -54,3 +53,14 @@ def wrap(source: Path) -> tuple[list[Written], Batch | None]:
     if context.windows is None:
         return written, None
     return written, pieces.keep(context.windows, context.staging / "windows")
+
+
+def _make(folder: Path, made: set[Path]) -> None:
+    """Make ``folder`` and those above it that ``made`` lacks, and add them to it. Each from the
+    top down: a comparison's page is the first in its folder's parent (``diffs/…/<run>/``), and
+    ``mkdir(parents=True)`` first failed on it, raised, made the parent and tried again (3
+    system calls and an exception for one folder, 8,100 calls for 4,000 pages at 1,000 runs)."""
+    if folder.parent not in made:
+        _make(folder.parent, made)
+    folder.mkdir(exist_ok=True)
+    made.add(folder)
