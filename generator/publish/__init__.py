@@ -39,7 +39,7 @@ from __future__ import annotations
 import gc
 import os
 import tempfile
-from collections.abc import Callable, Collection, Mapping, Sequence
+from collections.abc import Callable, Collection, Mapping
 from contextlib import ExitStack
 from dataclasses import dataclass
 from functools import partial
@@ -51,7 +51,7 @@ from generator.guard.kept import content_digest
 from generator.guard.kept_check import KeptCheck
 from generator.guard.sieving import run_sieve
 from generator.guard.signatures import sign
-from generator.guard.windows import Arrival, Batch
+from generator.guard.windows import Arrival
 from generator.publish.again import arrivals_of, payload_keys_of, summaries_of
 from generator.publish.apply import building, place
 from generator.publish.cache import FOLDER, RunCache
@@ -67,12 +67,12 @@ from generator.publish.plan import (
     plan_pages,
     rendered,
 )
-from generator.publish.processes import Context, apart, forks, in_a_process, run_in_processes
+from generator.publish.processes import Context, apart, forks, in_a_process
 from generator.publish.source import check_moments, committed, measured
 from generator.publish.staging import stage_bodies, staged_body
 from generator.publish.suites import histories, home_and_suites, older_pages, worse_known
-from generator.publish.work import Chunk, chunks, read_chunks
-from generator.publish.wrapping import Written, wrap
+from generator.publish.work import chunks, read_all
+from generator.publish.wrapping import wrap_all
 from generator.site.build import SiteSettings, build_pages
 from generator.site.labels import LOCALES
 from generator.site.look import read_look
@@ -262,7 +262,7 @@ class _Build:
                 own = arrivals_of(head.git_dir, [head.runs[n] for n in arrivals], self.disclosure)
                 keeping.send([own[head.runs[n].blob] for n in arrivals])
             reading = chunks(plan, render.runs, read, arrived - set(own), judge)
-            learnt, own_read, bodies, worse = self._read(context, reading, tick)
+            learnt, own_read, bodies, worse = read_all(context, reading, self.jobs, tick)
             if keeping.checking is not None and not early:
                 keeping.send([own_read[head.runs[n].blob] for n in arrivals])
             worse = {**{b: w for b, w in against.items() if w is not None}, **worse}
@@ -284,7 +284,7 @@ class _Build:
                 partial(apart, self.jobs),
             )
             context.windows = keeping.windows.bits if keeping.windows is not None else None
-            written, batches = self._wrap(context, bodies, tick)
+            written, batches = wrap_all(context, bodies, self.jobs, tick)
             candidates, where = sieve_rest(context.sieve, made, written, built)
             checked = keeping.wrote(batches)
             if checked is not None:
@@ -377,42 +377,6 @@ class _Build:
             pages, history, self.settings, staging, self.cache.mkdocs, searched
         )
         return len(pages), built, shells, blocks
-
-    def _read(
-        self, context: Context, chunks: list[Chunk], tick: Callable[[], None]
-    ) -> tuple[dict[str, str], dict[str, Arrival], list[Path], dict[str, int]]:
-        """Read the chunks in parallel: when each run read was measured (its summary and keys
-        the cache holds), the ``windows.arrival`` of the arrived runs asked for, the files of
-        bodies written, and the checks worse than the reference of the runs asked for."""
-        learnt: dict[str, str] = {}
-        own: dict[str, Arrival] = {}
-        bodies: list[Path] = []
-        worse: dict[str, int] = {}
-        for chunk, result in zip(chunks, read_chunks(context, chunks, self.jobs), strict=True):
-            learnt.update(result.runs)
-            if result.keys is not None:
-                self.cache.learnt(result.runs, result.keys)
-            own.update(result.own)
-            if result.bodies:
-                bodies.append(result.bodies)
-            worse.update(result.worse)
-            for _ in range(len(chunk.runs)):  # not the runs themselves (``work._kept``)
-                tick()
-        return learnt, own, bodies, worse
-
-    def _wrap(
-        self, context: Context, bodies: Sequence[Path], tick: Callable[[], None]
-    ) -> tuple[list[Written], list[Batch]]:
-        """Wrap the bodies in their shells: the pages written, and the bits they set of a
-        filter of their windows of ``context.windows`` bits (none where it is None)."""
-        written: list[Written] = []
-        batches: list[Batch] = []
-        for batch, windows in run_in_processes(context, wrap, bodies, self.jobs):
-            written += batch
-            batches += [windows] if windows is not None else []
-            for _ in batch:
-                tick()
-        return written, batches
 
 
 EARLY = 4

@@ -154,6 +154,30 @@ def read_chunks(context: Context, chunks: Sequence[Chunk], jobs: int) -> Iterato
             _blobs = None
 
 
+def read_all(
+    context: Context, chunks: Sequence[Chunk], jobs: int, tick: Callable[[], None]
+) -> tuple[dict[str, str], dict[str, Arrival], list[Path], dict[str, int]]:
+    """Read the chunks in ``jobs`` processes, the cache told what each learnt as it comes:
+    when each run read was measured (its summary and keys the cache holds), the
+    ``windows.arrival`` of the arrived runs asked for, the files of bodies written, and the
+    checks worse than the reference of the runs asked for. ``tick`` once a run."""
+    learnt: dict[str, str] = {}
+    own: dict[str, Arrival] = {}
+    bodies: list[Path] = []
+    worse: dict[str, int] = {}
+    for chunk, result in zip(chunks, read_chunks(context, chunks, jobs), strict=True):
+        learnt.update(result.runs)
+        if result.keys is not None:
+            context.cache.learnt(result.runs, result.keys)
+        own.update(result.own)
+        if result.bodies:
+            bodies.append(result.bodies)
+        worse.update(result.worse)
+        for _ in range(len(chunk.runs)):  # not the runs themselves (``_kept``)
+            tick()
+    return learnt, own, bodies, worse
+
+
 CHUNKS = "chunks"
 """The file of the build's staging folder the chunks are kept in for the processes that read
 them (``_kept``)."""

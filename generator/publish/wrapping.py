@@ -4,12 +4,13 @@ written, and every file written sieved for every run's payload keys, in the proc
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import NamedTuple
 
 from generator.guard.kept import content_digest
 from generator.guard.windows import Batch, Pieces
-from generator.publish.processes import shared_context
+from generator.publish.processes import Context, run_in_processes, shared_context
 from generator.publish.staging import staged_bodies
 from generator.site.rewrite import for_files
 from generator.site.shell import WORN
@@ -26,6 +27,22 @@ class Written(NamedTuple):
 
 
 NONE: frozenset[int] = frozenset()
+
+
+def wrap_all(
+    context: Context, bodies: Sequence[Path], jobs: int, tick: Callable[[], None]
+) -> tuple[list[Written], list[Batch]]:
+    """``wrap`` each file of bodies in ``jobs`` processes: the pages written, and the bits they
+    set of a filter of their windows of ``context.windows`` bits (none where it is None).
+    ``tick`` once a page."""
+    written: list[Written] = []
+    batches: list[Batch] = []
+    for batch, windows in run_in_processes(context, wrap, bodies, jobs):
+        written += batch
+        batches += [windows] if windows is not None else []
+        for _ in batch:
+            tick()
+    return written, batches
 
 
 def wrap(source: Path) -> tuple[list[Written], Batch | None]:
