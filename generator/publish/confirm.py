@@ -22,10 +22,11 @@ from generator.site.templates import source_of
 def sieve_rest(
     sieve: Sieves, made: Mapping[str, Path], written: Sequence[Written], built: Path
 ) -> tuple[list[Written], dict[str, Path]]:
-    """Sieve what mkdocs wrote: the pages ``written`` into ``built`` and every other file it
-    ``made`` (decompressed where gzipped) that ``sieve`` let through (pages first, then the others in the order of their paths),
-    and where each is. Where a page is is made only for those the sieve let through: 40,000
-    paths at 10,000 runs took 9 MB of the build's memory.
+    """The files of the site ``sieve`` let through, and where each is: the pages ``written``
+    into ``built`` (sieved as they were wrapped) first, then every other file mkdocs ``made``
+    (decompressed where gzipped), sieved here, in the order of their paths. Where a page is is
+    made only for those the sieve let through: 40,000 paths at 10,000 runs took 9 MB of the
+    build's memory.
 
     Sieved in this process: the other files are some 40 (the home and suite pages, the search
     index of each language, 2 MB apiece at 10,000 runs), and two processes forked for them
