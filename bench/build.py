@@ -63,6 +63,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from multiprocessing import get_context
 from pathlib import Path
+from typing import NamedTuple
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
@@ -448,17 +449,13 @@ def _spread(values: Sequence[float]) -> str:
     return f"median {statistics.median(values):.2f} s ({min(values):.2f}–{max(values):.2f})"
 
 
-@dataclass
+@dataclass(frozen=True)
 class _Size:
-    """One size's archive, the folder its site is built in, and what was measured of it."""
+    """One size's archive, and the folder its site is built in."""
 
     runs: int
     folder: Path
     scratch: Path
-    full: Build | None = None
-    unchanged: Build | None = None
-    reading: float = 0.0
-    rendering: float = 0.0
 
     @property
     def out(self) -> Path:
@@ -494,36 +491,50 @@ def measure(counts: Sequence[int], keep: Path | None) -> list[Figures]:
     one of the machine's speed at two moments: over the eight minutes between a 1,000-run
     bench and a 10,000-run one, this machine's CPU ran up to 10% slower."""
     with ExitStack() as stack:
-        sizes = []
+        sizes, firsts = [], []
         for count in counts:
             size = stack.enter_context(_size(count, keep))
             sizes.append(size)
-            _first(size)
+            firsts.append(_first(size))
         rebuilds: dict[int, list[Build]] = {size.runs: [] for size in sizes}
         for n in range(REBUILDS):
             for size in sizes:
                 _arrive(size.folder, size.scratch, run_document(size.runs + n))
                 rebuilds[size.runs].append(build(size.folder, size.out))
-        return [_last(size, rebuilds[size.runs]) for size in sizes]
+        return [
+            _last(size, first, rebuilds[size.runs])
+            for size, first in zip(sizes, firsts, strict=True)
+        ]
 
 
-def _first(size: _Size) -> None:
+class _First(NamedTuple):
+    """What a size's bench measures first: its full build, its floor, a build with nothing
+    new."""
+
+    full: Build
+    reading: float
+    rendering: float
+    unchanged: Build
+
+
+def _first(size: _Size) -> _First:
     """The full build of ``size``, its floor, and a build with nothing new."""
-    size.full = build(size.folder, size.out)
+    full = build(size.folder, size.out)
     pages = sum(1 for _ in size.out.rglob("index.html"))
     load = os.getloadavg()[0]
-    print(f"{size.runs} runs, full build, en + it: {size.full}, {pages} pages, load {load:.2f}")
-    size.reading, size.rendering = floor(Archive(size.folder).config.disclosure)
+    print(f"{size.runs} runs, full build, en + it: {full}, {pages} pages, load {load:.2f}")
+    reading, rendering = floor(Archive(size.folder).config.disclosure)
     print(
         f"reading a run in process (parse, validate, redact, payload keys): "
-        f"{size.reading:.1f} ms CPU; rendering it (comparison, run and comparison pages, "
-        f"en + it): {size.rendering:.1f} ms CPU"
+        f"{reading:.1f} ms CPU; rendering it (comparison, run and comparison pages, "
+        f"en + it): {rendering:.1f} ms CPU"
     )
-    size.unchanged = build(size.folder, size.out)
-    print(f"{size.runs} runs, build with nothing new: {size.unchanged}")
+    unchanged = build(size.folder, size.out)
+    print(f"{size.runs} runs, build with nothing new: {unchanged}")
+    return _First(full, reading, rendering, unchanged)
 
 
-def _last(size: _Size, rebuilds: list[Build]) -> Figures:
+def _last(size: _Size, first: _First, rebuilds: list[Build]) -> Figures:
     """The figures of ``size`` once its rebuilds are done: a rebuild after a run of long
     answers, and its pages' sizes."""
     count, folder, out = size.runs, size.folder, size.out
@@ -542,21 +553,20 @@ def _last(size: _Size, rebuilds: list[Build]) -> Figures:
         largest = max(page.stat().st_size for page in runs.glob("*/*/*/index.html"))
         print(f"largest run page ({language}): {largest:,} bytes")
     print(f"JS and CSS of a first visit: {first_visit(page, out):,} bytes")
-    assert size.full is not None and size.unchanged is not None
     figures = Figures(
         count,
-        size.full,
-        size.unchanged,
+        first.full,
+        first.unchanged,
         rebuilds,
         long,
-        size.reading,
-        size.rendering,
+        first.reading,
+        first.rendering,
         len(os.sched_getaffinity(0)),
     )
     print(
-        f"floor: ({size.reading:.1f} + {size.rendering:.1f}) ms × {count} runs / "
+        f"floor: ({first.reading:.1f} + {first.rendering:.1f}) ms × {count} runs / "
         f"{figures.cores} cores = {figures.floor:.1f} s; "
-        f"the full build takes {size.full.wall / figures.floor:.2f}× it"
+        f"the full build takes {first.full.wall / figures.floor:.2f}× it"
     )
     return figures
 
