@@ -4,7 +4,7 @@ import os
 from typing import TYPE_CHECKING, Any
 
 # GitPython refuses to be imported when it finds no git to run; runsite says so itself, in one
-# line, when a command needs git (generator.archive.store), and the others work without it.
+# line, when a command needs git (generator.archive.head), and the others work without it.
 os.environ.setdefault("GIT_PYTHON_REFRESH", "quiet")
 
 __all__ = ["__version__", "record_call"]

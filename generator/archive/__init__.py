@@ -3,7 +3,7 @@
 from generator.archive.admission import Admission, Arrival
 from generator.archive.archive import Archive, Drift, Migration, Shown, Started, init_archive
 from generator.archive.catalog import ArchivedRun, Suite, label
-from generator.archive.store import Commit
+from generator.archive.head import Commit
 
 __all__ = [
     "Admission",

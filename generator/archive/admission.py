@@ -13,9 +13,10 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 from generator.archive.catalog import Suite, label
+from generator.archive.head import blob_id
 from generator.archive.layout import Layout, unsafe
 from generator.archive.names import Taken, unfit
-from generator.archive.store import GitStore, blob_id
+from generator.archive.store import GitStore
 from generator.document.codec import Decoded, canonical, read_run
 from generator.document.model import Run
 from generator.errors import DocumentRefused

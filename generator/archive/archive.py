@@ -14,17 +14,11 @@ from generator.archive import catalog
 from generator.archive.admission import Admission, Arrival, admit
 from generator.archive.catalog import ArchivedRun, Suite, label
 from generator.archive.config import Config, config_text, read_config
+from generator.archive.head import NO_IDENTITY, Change, Commit, has_identity, require_git
 from generator.archive.layout import CONFIG, KEEP, Layout, checked_root, find_root
 from generator.archive.names import Taken
 from generator.archive.refs import pick_suite, resolve
-from generator.archive.store import (
-    NO_IDENTITY,
-    Change,
-    Commit,
-    GitStore,
-    has_identity,
-    require_git,
-)
+from generator.archive.store import GitStore
 from generator.document.codec import Decoded, read_run, run_bytes
 from generator.document.model import SCHEMA, Run
 from generator.document.redact import redact

@@ -19,8 +19,9 @@ from datetime import datetime
 from pathlib import Path
 
 from generator.archive.config import Limits, too_large
+from generator.archive.head import FILES
 from generator.archive.layout import BASELINE, Layout
-from generator.archive.store import FILES, GitStore
+from generator.archive.store import GitStore
 from generator.document.codec import declared_schema, parse_object
 from generator.document.values import json_type, moment_of
 from generator.errors import ArchiveRefused, DocumentRefused

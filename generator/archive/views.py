@@ -12,7 +12,7 @@ from generator.account.tally import VERDICT_STATUSES, Counts, counted
 from generator.archive.admission import Admission
 from generator.archive.archive import Migration, Shown
 from generator.archive.catalog import ArchivedRun, Suite, label
-from generator.archive.store import Commit
+from generator.archive.head import Commit
 from generator.document.model import SCHEMA
 
 _CHANGES = {"A": "added", "M": "changed", "D": "removed"}

@@ -59,7 +59,7 @@ class _Runsite(click.Group):
                 code = _internal()
         except Exception as error:
             if _git_missing(error):
-                from generator.archive.store import GIT_MISSING
+                from generator.archive.head import GIT_MISSING
 
                 click.echo(f"runsite: {GIT_MISSING}", err=True)
                 code = EXIT_REFUSED

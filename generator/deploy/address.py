@@ -14,7 +14,7 @@ import json
 import yaml
 
 from generator.archive import Archive
-from generator.archive.store import blob_id
+from generator.archive.head import blob_id
 from generator.deploy.content import PublishRefused
 from generator.publish.manifest import regular_bytes
 from generator.site.look import ADDRESS, read_look

@@ -22,7 +22,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
-from generator.archive.store import NO_COMMIT, NO_IDENTITY, GitStore, blob_id, has_identity
+from generator.archive.head import NO_IDENTITY, blob_id, has_identity
+from generator.archive.store import NO_COMMIT, GitStore
 from generator.archive.untrusted import git_options
 from generator.deploy.content import Difference, PublishRefused, difference
 

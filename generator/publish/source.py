@@ -26,8 +26,8 @@ from typing import NamedTuple
 
 from generator.archive import Archive
 from generator.archive.catalog import refuse_if_larger, refuse_unless_file
+from generator.archive.head import blob_id
 from generator.archive.layout import BASELINE, unsafe
-from generator.archive.store import blob_id
 from generator.errors import ArchiveRefused, DocumentRefused
 
 
