@@ -11,9 +11,10 @@ prints:
   kept pages are checked for (the sizes' rebuilds take turns: ``measure``);
 - the floor: reading a run in this process (parsing, validating, redacting, its payload keys)
   and rendering it (its comparison with the run before it in its suite, its page and that
-  comparison's in each language), in CPU ms a run, right after the full build; their sum times
-  the runs, split over the cores, bounds any full build from below, and the full build is given
-  as a multiple of it;
+  comparison's in each language), in CPU ms a run; then the two together with every core at
+  them at once, a process a core (``floor_on_every_core``): that, times the runs, split over
+  the cores, bounds any full build from below, and the full build is given as a multiple of it.
+  Each is the mean of its measure right before the full build and right after it;
 - one run page's bytes, raw and gzipped, the largest run page of each language, and the JS
   and CSS a first visit loads.
 
@@ -61,6 +62,7 @@ from collections.abc import Iterator, Sequence
 from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
+from functools import partial
 from multiprocessing import get_context
 from pathlib import Path
 from typing import NamedTuple
@@ -415,6 +417,37 @@ def floor(disclosure: Disclosure) -> tuple[float, float]:
     return min(reading), min(rendering)
 
 
+def floor_on_every_core(disclosure: Disclosure, cores: int) -> float:
+    """CPU milliseconds a run takes to be read and rendered (``floor``'s sum) with each of
+    ``cores`` cores at it: ``floor`` in as many processes forked together, the mean of theirs.
+    What processes on a machine's cores cost each other (its caches, its memory, cores a host
+    shares) is part of any build that uses every core: on a machine of this kind, two
+    processes at once took 10-13% more a run each than one alone, over three rounds in turn."""
+    if cores == 1:
+        return sum(floor(disclosure))
+    with get_context("fork").Pool(cores) as pool:
+        return statistics.mean(pool.map(partial(_floor_sum, disclosure), range(cores)))
+
+
+def _floor_sum(disclosure: Disclosure, _: int) -> float:
+    return sum(floor(disclosure))
+
+
+class Floor(NamedTuple):
+    """The floor's figures at one moment, in CPU ms a run."""
+
+    reading: float
+    """In one process, the others idle."""
+    rendering: float
+    """In one process, the others idle."""
+    busy: float
+    """Reading and rendering, with every core at them (``floor_on_every_core``)."""
+
+    @classmethod
+    def measured(cls, disclosure: Disclosure, cores: int) -> Floor:
+        return cls(*floor(disclosure), floor_on_every_core(disclosure, cores))
+
+
 @dataclass(frozen=True)
 class Figures:
     """What the bench measured at one size."""
@@ -424,16 +457,24 @@ class Figures:
     unchanged: Build
     rebuilds: list[Build]
     long: Build
-    reading: float
-    """ms a run, in process."""
-    rendering: float
-    """ms a run, in process."""
+    floors: Floor
+    """The mean of the floor's figures before the full build and after it."""
     cores: int
+
+    @property
+    def reading(self) -> float:
+        """ms a run, in process."""
+        return self.floors.reading
 
     @property
     def floor(self) -> float:
         """Seconds below which no full build of these runs goes on these cores."""
-        return (self.reading + self.rendering) / 1000 * self.runs / self.cores
+        return self.floors.busy / 1000 * self.runs / self.cores
+
+    @property
+    def floor_alone(self) -> float:
+        """The floor as if the cores cost each other nothing: one process's figures, split."""
+        return (self.floors.reading + self.floors.rendering) / 1000 * self.runs / self.cores
 
     @property
     def rebuild(self) -> float:
@@ -486,10 +527,12 @@ def _size(count: int, keep: Path | None) -> Iterator[_Size]:
 def measure(counts: Sequence[int], keep: Path | None) -> list[Figures]:
     """Every figure at each of ``counts`` runs, printed as it is taken.
 
-    A size's floor is measured right after its full build, and the rebuilds of the sizes take
-    turns (one more run at each size, then another), so that a ratio between two figures is not
-    one of the machine's speed at two moments: over the eight minutes between a 1,000-run
-    bench and a 10,000-run one, this machine's CPU ran up to 10% slower."""
+    A size's floor is measured right before its full build and right after it, and the rebuilds
+    of the sizes take turns (one more run at each size, then another), so that a ratio between
+    two figures is not one of the machine's speed at two moments: over the eight minutes between
+    a 1,000-run bench and a 10,000-run one, this machine's CPU ran up to 10% slower, and on a
+    slower machine of the same kind, the same floor measured 91 and 77 ms a run five minutes
+    apart."""
     with ExitStack() as stack:
         sizes, firsts = [], []
         for count in counts:
@@ -508,30 +551,38 @@ def measure(counts: Sequence[int], keep: Path | None) -> list[Figures]:
 
 
 class _First(NamedTuple):
-    """What a size's bench measures first: its full build, its floor, a build with nothing
-    new."""
+    """What a size's bench measures first: its full build, its floor (the mean of its measure
+    before the full build and after it), a build with nothing new."""
 
     full: Build
-    reading: float
-    rendering: float
+    floors: Floor
     unchanged: Build
 
 
 def _first(size: _Size) -> _First:
     """The full build of ``size``, its floor, and a build with nothing new."""
+    disclosure = Archive(size.folder).config.disclosure
+    cores = len(os.sched_getaffinity(0))
+    before = Floor.measured(disclosure, cores)
     full = build(size.folder, size.out)
     pages = sum(1 for _ in size.out.rglob("index.html"))
     load = os.getloadavg()[0]
     print(f"{size.runs} runs, full build, en + it: {full}, {pages} pages, load {load:.2f}")
-    reading, rendering = floor(Archive(size.folder).config.disclosure)
+    after = Floor.measured(disclosure, cores)
+    floors = Floor(*((b + a) / 2 for b, a in zip(before, after, strict=True)))
     print(
         f"reading a run in process (parse, validate, redact, payload keys): "
-        f"{reading:.1f} ms CPU; rendering it (comparison, run and comparison pages, "
-        f"en + it): {rendering:.1f} ms CPU"
+        f"{floors.reading:.1f} ms CPU ({before.reading:.1f} before the full build, "
+        f"{after.reading:.1f} after); rendering it (comparison, run and comparison pages, "
+        f"en + it): {floors.rendering:.1f} ms CPU ({before.rendering:.1f}, {after.rendering:.1f})"
+    )
+    print(
+        f"reading and rendering a run with all {cores} cores at it: {floors.busy:.1f} ms CPU "
+        f"({before.busy:.1f}, {after.busy:.1f})"
     )
     unchanged = build(size.folder, size.out)
     print(f"{size.runs} runs, build with nothing new: {unchanged}")
-    return _First(full, reading, rendering, unchanged)
+    return _First(full, floors, unchanged)
 
 
 def _last(size: _Size, first: _First, rebuilds: list[Build]) -> Figures:
@@ -559,14 +610,14 @@ def _last(size: _Size, first: _First, rebuilds: list[Build]) -> Figures:
         first.unchanged,
         rebuilds,
         long,
-        first.reading,
-        first.rendering,
+        first.floors,
         len(os.sched_getaffinity(0)),
     )
     print(
-        f"floor: ({first.reading:.1f} + {first.rendering:.1f}) ms × {count} runs / "
-        f"{figures.cores} cores = {figures.floor:.1f} s; "
-        f"the full build takes {first.full.wall / figures.floor:.2f}× it"
+        f"floor: {first.floors.busy:.1f} ms × {count} runs / {figures.cores} cores = "
+        f"{figures.floor:.1f} s; the full build takes {first.full.wall / figures.floor:.2f}× it "
+        f"({first.full.wall / figures.floor_alone:.2f}× one process's figures split over the "
+        f"cores, {figures.floor_alone:.1f} s)"
     )
     return figures
 
@@ -604,7 +655,7 @@ def report(figures: list[Figures]) -> None:
     goals.append(
         (
             all(f.full.wall <= 1.5 * f.floor for f in ordered),
-            "full build ≤ 1.5× its floor: "
+            "full build ≤ 1.5× its floor (reading and rendering on every core at once): "
             + ", ".join(
                 f"{f.runs} runs {f.full.wall / f.floor:.2f}× ({f.full.wall:.1f} / {f.floor:.1f} s)"
                 for f in ordered
@@ -623,6 +674,17 @@ def report(figures: list[Figures]) -> None:
         print(f"  {'met    ' if met else 'not met'}  {said}")
 
 
+def probe() -> float:
+    """Seconds this machine takes to sum ten million squares in Python: one figure to compare
+    machines of a kind by, whose speed differs by a factor of two or more."""
+    times = []
+    for _ in range(3):
+        started = time.perf_counter()
+        sum(n * n for n in range(10**7))
+        times.append(time.perf_counter() - started)
+    return min(times)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, nargs="+", default=[1000, 10000])
@@ -632,6 +694,7 @@ def main() -> None:
     arguments = parser.parse_args()
     use_bench_identity()
     compileall.compile_dir(Path(__file__).resolve().parents[1] / "generator", quiet=1)
+    print(f"this machine: 10^7 squares summed in Python in {probe():.2f} s, the best of 3")
     report(measure(arguments.runs, arguments.keep))
 
 
