@@ -31,7 +31,6 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from build import START, SUITES, run_document
 from generator.document.codec import canonical, read_run
 from generator.document.redact import redact
 from generator.publish.cache import RunCache
@@ -43,6 +42,7 @@ from generator.site.labels import LOCALES
 from generator.site.pages import Site
 from generator.site.summary import RunSummary, summarise
 from generator.site.templates import environment
+from shape import START, SUITES, run_document
 
 POOL = 8
 """Generated runs of each target whose summaries stand for every run."""

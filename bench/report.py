@@ -1,5 +1,5 @@
 """How many bytes ``runsite report`` writes for a run of the bench's shape (30 cases, 6 checks,
-5 samples each, recorded answers with agent trajectories; ``build.run_document``): the run's
+5 samples each, recorded answers with agent trajectories; ``shape.run_document``): the run's
 page and its comparison with the run before it, in English and in Italian, raw and gzipped;
 and, beside them, what plotly.js alone would add had the charts been drawn with it.
 
@@ -18,12 +18,12 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from _identity import use_bench_identity
-from build import run_document
 from generator.archive import Archive, init_archive
 from generator.document.codec import canonical
 from generator.importers import files_of, read_files
 from generator.report import gather, made
 from generator.site.templates import TEMPLATES
+from shape import run_document
 
 LIMIT = 1_500_000
 """The most bytes a report may have to travel by mail."""

@@ -30,7 +30,6 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from build import run_document
 from generator.document.codec import canonical, read_run
 from generator.document.disclosure import NOTHING
 from generator.document.payload import payload_texts
@@ -41,6 +40,7 @@ from generator.site.labels import LOCALES
 from generator.site.pages import ComparisonPage, Site, comparison
 from generator.site.summary import summarise
 from generator.site.templates import environment
+from shape import run_document
 
 COLD = "comparison + four pages"
 

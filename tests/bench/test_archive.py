@@ -1,6 +1,7 @@
-"""``bench/build.py`` makes its archives without ``runsite import`` (an hour at 10,000 runs):
-what it makes must be what ``runsite import`` makes of the same runs, or its figures would be
-of another archive; and each bench must start from the archive as it was made."""
+"""The bench (``bench/shape.py``) makes its archives without ``runsite import`` (an hour at
+10,000 runs): what it makes must be what ``runsite import`` makes of the same runs, or its
+figures would be of another archive; and each bench must start from the archive as it was
+made."""
 
 from __future__ import annotations
 
@@ -23,9 +24,9 @@ COUNT = 12
 
 @pytest.fixture(scope="module")
 def bench() -> ModuleType:
-    """``bench/build.py``, registered under its name, as its worker processes find their work
+    """``bench/shape.py``, registered under its name, as its worker processes find their work
     by it."""
-    spec = importlib.util.spec_from_file_location("bench_build", REPOSITORY / "bench" / "build.py")
+    spec = importlib.util.spec_from_file_location("bench_shape", REPOSITORY / "bench" / "shape.py")
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)
     sys.modules[spec.name] = module

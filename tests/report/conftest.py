@@ -38,8 +38,8 @@ page's HTML, its title and the CSS string of its printed header."""
 
 
 def bench_run(n: int) -> dict[str, Any]:
-    """``bench/build.py``'s ``n``-th run, in a suite of its own."""
-    spec = importlib.util.spec_from_file_location("bench_build", REPOSITORY / "bench" / "build.py")
+    """The bench's ``n``-th run (``bench/shape.py``), in a suite of its own."""
+    spec = importlib.util.spec_from_file_location("bench_shape", REPOSITORY / "bench" / "shape.py")
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)
     sys.modules[spec.name] = module
