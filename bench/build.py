@@ -210,8 +210,6 @@ def floor_on_every_core(disclosure: Disclosure, cores: int) -> float:
     What processes on a machine's cores cost each other (its caches, its memory, cores a host
     shares) is part of any build that uses every core: on a machine of this kind, two
     processes at once took 10-13% more a run each than one alone, over three rounds in turn."""
-    if cores == 1:
-        return sum(floor(disclosure))
     with get_context("fork").Pool(cores) as pool:
         return statistics.mean(pool.map(partial(_floor_sum, disclosure), range(cores)))
 
@@ -232,7 +230,10 @@ class Floor(NamedTuple):
 
     @classmethod
     def measured(cls, disclosure: Disclosure, cores: int) -> Floor:
-        return cls(*floor(disclosure), floor_on_every_core(disclosure, cores))
+        """The floor now; on one core, the figures of one process are those of every core."""
+        reading, rendering = floor(disclosure)
+        busy = floor_on_every_core(disclosure, cores) if cores > 1 else reading + rendering
+        return cls(reading, rendering, busy)
 
 
 @dataclass(frozen=True)
