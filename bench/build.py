@@ -4,7 +4,9 @@ For each archive size (1,000 and 10,000 runs by default, any with ``--runs``: 30
 checks, 5 samples each, recorded answers with agent trajectories, spread over 4 suites) it
 prints:
 
-- the full build (no site, no cache beside the archive): wall and CPU seconds, peak memory;
+- the full build (no site, no cache beside the archive): wall and CPU seconds, peak memory,
+  and the wall seconds of its reading phase (``_reading_timed``), which the rest of the build
+  is set against;
 - a build right after it, with nothing new;
 - five rebuilds, each after one more run arrives: the median and range of wall and CPU seconds,
   and their peak; then one after a run of long answers (``long_answers``), whose payload the
@@ -111,14 +113,22 @@ class Build:
     wall: float
     cpu: float
     peak: float
+    reading: float | None = None
+    """Wall seconds of its reading phase, where timed (``_reading_timed``)."""
 
     def __str__(self) -> str:
         return f"{self.wall:.2f} s wall, {self.cpu:.2f} s CPU, peak {self.peak:.0f} MB"
 
 
-def build(folder: Path, out: Path) -> Build:
-    """``runsite build`` of ``folder`` into ``out``, as a process tree of its own."""
-    command = [sys.executable, "-m", "generator", "build", "--root", str(folder), "--out", str(out)]
+def build(folder: Path, out: Path, timed: bool = False) -> Build:
+    """``runsite build`` of ``folder`` into ``out``, as a process tree of its own; ``timed``,
+    its reading phase timed too."""
+    arguments = ["build", "--root", str(folder), "--out", str(out)]
+    phase = out.parent / "reading-phase"
+    command = [sys.executable, "-m", "generator", *arguments]
+    if timed:
+        command = [sys.executable, str(Path(__file__).parent / "_reading_timed.py"), str(phase)]
+        command += arguments
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     started = time.perf_counter()
     process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
@@ -139,7 +149,8 @@ def build(folder: Path, out: Path) -> Build:
         raise SystemExit(f"runsite build failed: {errors.decode()}")
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
-    return Build(wall, cpu, peak[0] * 1024 / 1e6)
+    reading = float(phase.read_text()) if timed else None
+    return Build(wall, cpu, peak[0] * 1024 / 1e6, reading)
 
 
 def first_visit(page: Path, site: Path) -> int:
@@ -180,6 +191,13 @@ class Figures:
     def floor_alone(self) -> float:
         """The floor as if the cores cost each other nothing: one process's figures, split."""
         return (self.floors.reading + self.floors.rendering) / 1000 * self.runs / self.cores
+
+    @property
+    def over_reading(self) -> float:
+        """The full build's wall over that of its own reading phase: what it adds to the
+        floor's work, measured in one build, where the floor is measured beside it."""
+        assert self.full.reading is not None
+        return self.full.wall / self.full.reading
 
     @property
     def rebuild(self) -> float:
@@ -269,10 +287,15 @@ def _first(size: _Size) -> _First:
     disclosure = Archive(size.folder).config.disclosure
     cores = len(os.sched_getaffinity(0))
     before = Floor.measured(disclosure, cores)
-    full = build(size.folder, size.out)
+    full = build(size.folder, size.out, timed=True)
     pages = sum(1 for _ in size.out.rglob("index.html"))
     load = os.getloadavg()[0]
     print(f"{size.runs} runs, full build, en + it: {full}, {pages} pages, load {load:.2f}")
+    assert full.reading is not None
+    print(
+        f"its reading phase (every run read, redacted and rendered): {full.reading:.1f} s wall; "
+        f"the full build takes {full.wall / full.reading:.2f}× it"
+    )
     after = Floor.measured(disclosure, cores)
     floors = Floor(*((b + a) / 2 for b, a in zip(before, after, strict=True)))
     print(
@@ -369,7 +392,8 @@ def report(figures: list[Figures], start: float) -> None:
             all(f.full.wall <= 1.5 * f.floor for f in ordered),
             "full build ≤ 1.5× its floor (reading and rendering on every core at once): "
             + ", ".join(
-                f"{f.runs} runs {f.full.wall / f.floor:.2f}× ({f.full.wall:.1f} / {f.floor:.1f} s)"
+                f"{f.runs} runs {f.full.wall / f.floor:.2f}× ({f.full.wall:.1f} / {f.floor:.1f} s; "
+                f"{f.over_reading:.2f}× its own reading phase)"
                 for f in ordered
             ),
         )
