@@ -119,6 +119,13 @@ class Build:
     def __str__(self) -> str:
         return f"{self.wall:.2f} s wall, {self.cpu:.2f} s CPU, peak {self.peak:.0f} MB"
 
+    @property
+    def over_reading(self) -> float:
+        """Its wall over that of its own reading phase: what it adds to the floor's work,
+        measured in one build, where the floor is measured beside it."""
+        assert self.reading is not None, "a build whose reading phase was not timed"
+        return self.wall / self.reading
+
 
 def build(folder: Path, out: Path, timed: bool = False) -> Build:
     """``runsite build`` of ``folder`` into ``out``, as a process tree of its own; ``timed``,
@@ -191,13 +198,6 @@ class Figures:
     def floor_alone(self) -> float:
         """The floor as if the cores cost each other nothing: one process's figures, split."""
         return (self.floors.reading + self.floors.rendering) / 1000 * self.runs / self.cores
-
-    @property
-    def over_reading(self) -> float:
-        """The full build's wall over that of its own reading phase: what it adds to the
-        floor's work, measured in one build, where the floor is measured beside it."""
-        assert self.full.reading is not None
-        return self.full.wall / self.full.reading
 
     @property
     def rebuild(self) -> float:
@@ -291,10 +291,9 @@ def _first(size: _Size) -> _First:
     pages = sum(1 for _ in size.out.rglob("index.html"))
     load = os.getloadavg()[0]
     print(f"{size.runs} runs, full build, en + it: {full}, {pages} pages, load {load:.2f}")
-    assert full.reading is not None
     print(
         f"its reading phase (every run read, redacted and rendered): {full.reading:.1f} s wall; "
-        f"the full build takes {full.wall / full.reading:.2f}× it"
+        f"the full build takes {full.over_reading:.2f}× it"
     )
     after = Floor.measured(disclosure, cores)
     floors = Floor(*((b + a) / 2 for b, a in zip(before, after, strict=True)))
@@ -393,7 +392,7 @@ def report(figures: list[Figures], start: float) -> None:
             "full build ≤ 1.5× its floor (reading and rendering on every core at once): "
             + ", ".join(
                 f"{f.runs} runs {f.full.wall / f.floor:.2f}× ({f.full.wall:.1f} / {f.floor:.1f} s; "
-                f"{f.over_reading:.2f}× its own reading phase)"
+                f"{f.full.over_reading:.2f}× its own reading phase)"
                 for f in ordered
             ),
         )
